@@ -1,0 +1,107 @@
+# coretrace: one entry point.
+#
+#   make            build the static ./coretrace (BPF object embedded)
+#   make test       host unit tests, then the guest tests under QEMU
+#   make unit       host unit tests only
+#   make vm-test    guest tests only (KERNEL=path/to/bzImage to pick a kernel)
+#   make demo       install what is missing, build, trace a workload in a guest
+#   make deps       install the Debian packages the project needs (root)
+
+BUILD		?= build
+CC		?= gcc
+CLANG		?= clang
+BPFTOOL		?= bpftool
+ACCEL		?= tcg
+VM_TIMEOUT	?= 300
+KERNEL		?= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
+
+ARCH_DEFINE	:= -D__TARGET_ARCH_x86
+WARN		:= -Wall -Wextra -Werror
+CFLAGS		?= -O2 -g
+USER_CFLAGS	:= -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) \
+		   -I$(BUILD) -Ibpf -Iuser -MMD -MP
+BPF_CFLAGS	:= -target bpf -g -O2 $(WARN) $(ARCH_DEFINE) \
+		   -Ivmlinux -Ibpf -MMD -MP
+STATIC_LIBS	:= -lbpf -lelf -lz
+
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
+BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+
+# user/ code that needs no libbpf: also linked into the unit tests
+CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c
+LOADER_SRCS	:= user/main.c user/record.c user/sys.c
+CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
+LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
+
+UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+UNIT_BIN	:= $(BUILD)/unit-tests
+
+WORKLOAD_SRCS	:= $(wildcard tests/workloads/*.c)
+WORKLOADS	:= $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRCS))
+
+INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
+GUEST_FILES	:= $(wildcard tests/guest/*)
+
+.PHONY: all test unit vm-test demo deps clean
+.SECONDARY:
+
+all: coretrace
+
+coretrace: $(LOADER_OBJS) $(CORE_OBJS)
+	$(CC) -static -o $@ $^ $(STATIC_LIBS)
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+# the loader includes the skeleton, which embeds the BPF object
+$(BUILD)/user/record.o: $(SKELS)
+
+$(BUILD)/user/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_OBJS)
+	$(CC) $(USER_CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(CORE_OBJS)
+
+$(BUILD)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(@D)
+	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
+
+$(INITRAMFS): coretrace $(WORKLOADS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
+	tests/vm/mkinitramfs.sh $@ coretrace $(BUILD)/workloads tests/guest
+
+unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+vm-test: $(INITRAMFS)
+	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
+		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm \
+		--run guest-tests
+
+test: deps-check
+	$(MAKE) unit
+	$(MAKE) vm-test
+
+demo: deps-check
+	$(MAKE) $(INITRAMFS)
+	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
+		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm \
+		--run demo --show
+
+deps:
+	tests/deps.sh
+
+# install what is missing when we may; otherwise say what is missing
+.PHONY: deps-check
+deps-check:
+	@tests/deps.sh --check 2>/dev/null || tests/deps.sh
+
+clean:
+	rm -rf $(BUILD) coretrace
+
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/bpf/*.d)

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Install every Debian package coretrace needs to build, test and demo.
+# Only Debian's archive is used; nothing is downloaded from anywhere else.
+#
+#   tests/deps.sh           install what is missing (needs root)
+#   tests/deps.sh --check   exit 0 when everything is installed, 1 otherwise
+set -eu
+
+PACKAGES="
+	make gcc clang llvm libc6-dev
+	libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+	linux-image-amd64 linux-source-6.1 dwarves
+	qemu-system-x86 busybox-static cpio xz-utils zstd
+	bc bison flex libssl-dev
+"
+
+missing=""
+for pkg in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null |
+			grep -q '^install ok installed$'; then
+		missing="$missing $pkg"
+	fi
+done
+
+if [ "${1:-}" = "--check" ]; then
+	[ -z "$missing" ] && exit 0
+	echo "missing packages:$missing" >&2
+	exit 1
+fi
+
+if [ -z "$missing" ]; then
+	echo "deps: every package is installed"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: these Debian packages are missing:$missing" >&2
+	echo "deps: run 'sudo make deps' (or apt-get install them as root)" >&2
+	exit 1
+fi
+
+echo "deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "comm_cache.h"
+
+#define CT_COMM_PROBES	16
+
+int ct_comm_cache_init(struct ct_comm_cache *cache, uint32_t capacity)
+{
+	uint32_t size = 16;
+
+	while (size < capacity && size < (1u << 24))
+		size <<= 1;
+	cache->slots = calloc(size, sizeof(*cache->slots));
+	if (!cache->slots)
+		return -ENOMEM;
+	cache->mask = size - 1;
+	cache->stamp = 0;
+	return 0;
+}
+
+void ct_comm_cache_free(struct ct_comm_cache *cache)
+{
+	free(cache->slots);
+	cache->slots = NULL;
+	cache->mask = 0;
+}
+
+static uint32_t ct_pid_hash(uint32_t pid)
+{
+	/* Knuth's multiplicative hash: pids are dense, spread them out */
+	return pid * 2654435761u;
+}
+
+void ct_comm_cache_set(struct ct_comm_cache *cache, uint32_t pid,
+		       const char *comm)
+{
+	struct ct_comm_slot *victim = NULL;
+	uint32_t i, idx;
+
+	for (i = 0; i < CT_COMM_PROBES; i++) {
+		struct ct_comm_slot *slot;
+
+		idx = (ct_pid_hash(pid) + i) & cache->mask;
+		slot = &cache->slots[idx];
+		if (!slot->used || slot->pid == pid) {
+			victim = slot;
+			break;
+		}
+		if (!victim || slot->used < victim->used)
+			victim = slot;
+	}
+	if (++cache->stamp == 0)
+		cache->stamp = 1;
+	victim->pid = pid;
+	victim->used = cache->stamp;
+	memcpy(victim->comm, comm, CT_COMM_LEN);
+	victim->comm[CT_COMM_LEN - 1] = '\0';
+}
+
+const char *ct_comm_cache_get(const struct ct_comm_cache *cache, uint32_t pid)
+{
+	uint32_t i, idx;
+
+	for (i = 0; i < CT_COMM_PROBES; i++) {
+		const struct ct_comm_slot *slot;
+
+		idx = (ct_pid_hash(pid) + i) & cache->mask;
+		slot = &cache->slots[idx];
+		if (!slot->used)
+			return NULL;
+		if (slot->pid == pid)
+			return slot->comm;
+	}
+	return NULL;
+}
+
+const char *ct_comm_name(const struct ct_comm_cache *cache, uint32_t pid,
+			 unsigned int cpu, char *buf, size_t len)
+{
+	const char *comm;
+
+	if (pid == 0) {
+		snprintf(buf, len, "swapper/%u", cpu);
+		return buf;
+	}
+	comm = cache ? ct_comm_cache_get(cache, pid) : NULL;
+	return comm ? comm : "<...>";
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The user-space side of the event table in bpf/ct_abi.h: one descriptor
+ * per record type, the decoder that validates raw ring records, and the
+ * printers for each output format.
+ */
+#ifndef CORETRACE_EVENTS_H
+#define CORETRACE_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ct_abi.h"
+#include "comm_cache.h"
+
+/* A validated record: the raw bytes copied into the matching layout. */
+union ct_record {
+	struct ct_hdr hdr;
+	struct ct_comm comm;
+	struct ct_sched_switch sched_switch;
+	struct ct_task_rename task_rename;
+};
+
+enum ct_format {
+	CT_FORMAT_TEXT,
+	CT_FORMAT_JSON,
+};
+
+/* What the printers need besides the record itself. */
+struct ct_print_ctx {
+	const struct ct_comm_cache *comms;
+};
+
+/*
+ * An output line being built. pos counts every byte asked for, even past
+ * len, so pos >= len afterwards means the line did not fit.
+ */
+struct ct_buf {
+	char *p;
+	size_t len;
+	size_t pos;
+};
+
+void ct_buf_printf(struct ct_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ct_buf_json_str(struct ct_buf *b, const char *s, size_t max);
+
+struct ct_event_desc {
+	enum ct_event_type type;
+	const char *name;		/* in outputs; BPF program "handle_<name>" */
+	const char *tp_category;	/* "" for records BPF emits on its own */
+	const char *tp_name;
+	size_t size;			/* bytes of the record, header included */
+	/* append the event's line (text) or its fields (JSON); NULL: none */
+	void (*print_text)(struct ct_buf *b, const union ct_record *rec,
+			   const struct ct_print_ctx *pctx);
+	void (*print_json)(struct ct_buf *b, const union ct_record *rec,
+			   const struct ct_print_ctx *pctx);
+};
+
+extern const struct ct_event_desc ct_events[CT_EV_MAX];
+
+/* Descriptor by output name, or NULL. */
+const struct ct_event_desc *ct_event_by_name(const char *name);
+
+enum ct_decode_error {
+	CT_DECODE_OK = 0,
+	CT_DECODE_SHORT = -1,		/* shorter than a record header */
+	CT_DECODE_UNKNOWN_TYPE = -2,	/* type not in this ABI version */
+	CT_DECODE_TRUNCATED = -3,	/* shorter than its type's record */
+};
+
+/*
+ * Validate @len bytes at @data as one record and copy it into @out.
+ * Bytes past the record's size are ignored. Strings are always
+ * NUL-terminated in @out, whatever the input held.
+ */
+int ct_decode(const void *data, size_t len, union ct_record *out);
+const char *ct_decode_strerror(int err);
+
+/*
+ * Format @rec as one line (no newline) into @buf. Returns the length of
+ * the line, 0 when the record has no output of its own (comm records),
+ * or a value >= @len when @buf was too small (as snprintf does).
+ */
+int ct_format(enum ct_format fmt, const union ct_record *rec,
+	      const struct ct_print_ctx *pctx, char *buf, size_t len);
+
+/* sched_switch prev_state as ftrace prints it ("S", "R+", "D|K"...). */
+const char *ct_task_state_str(unsigned int state, char *buf, size_t len);
+
+#endif /* CORETRACE_EVENTS_H */
