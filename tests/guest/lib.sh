@@ -1,0 +1,53 @@
+# Helpers for guest tests; source it. Every check prints what it expected
+# and what it saw when it fails.
+
+fail() {
+	echo "  FAILED: $*"
+	exit 1
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', saw '$3'"
+	echo "  ok: $1 = $3"
+}
+
+# expect_ge WHAT MINIMUM ACTUAL
+expect_ge() {
+	[ "$3" -ge "$2" ] 2>/dev/null || fail "$1: expected at least $2, saw '$3'"
+	echo "  ok: $1 = $3 (>= $2)"
+}
+
+# start_record OUT ERR [coretrace record options]: start coretrace record
+# in the background on CPU 1 and wait until its programs are attached.
+# Sets CT_PID.
+start_record() {
+	out=$1 err=$2
+	shift 2
+	taskset -c 1 coretrace record "$@" > "$out" 2> "$err" &
+	CT_PID=$!
+	i=0
+	while ! grep -q '^coretrace: tracing' "$err"; do
+		if ! kill -0 "$CT_PID" 2>/dev/null; then
+			cat "$err"
+			fail "coretrace record exited before it started tracing"
+		fi
+		i=$((i + 1))
+		[ $i -le 600 ] || fail "coretrace record did not start within 60 s"
+		sleep 0.1
+	done
+}
+
+# stop_record SIGNAL: stop CT_PID with SIGNAL and wait; sets CT_RC.
+stop_record() {
+	kill -s "$1" "$CT_PID"
+	wait "$CT_PID"
+	CT_RC=$?
+}
+
+# summary_field ERR WORD: the number before WORD in the summary line
+# "coretrace: N records received, M lost"
+summary_field() {
+	sed -n "s/^coretrace: \([0-9]*\) records received, \([0-9]*\) lost$/\1 \2/p" "$1" |
+		awk -v w="$2" '{ print (w == "received") ? $1 : $2 }'
+}

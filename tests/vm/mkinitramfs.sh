@@ -1,0 +1,33 @@
+#!/bin/sh
+# Build the guest's initramfs: static busybox, the static coretrace, the
+# static workloads and the guest-side test scripts.
+#
+#   mkinitramfs.sh OUTPUT.cpio.gz CORETRACE WORKLOAD_DIR GUEST_DIR
+set -eu
+
+out=$1 coretrace=$2 workloads=$3 guest=$4
+busybox=$(command -v busybox || true)
+if [ -z "$busybox" ] || readelf -l "$busybox" | grep -q 'Requesting program interpreter'; then
+	echo "mkinitramfs: need a static busybox (Debian package busybox-static)" >&2
+	exit 1
+fi
+
+stage=$(mktemp -d)
+chmod 755 "$stage"
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/dev" "$stage/proc" "$stage/sys" \
+	"$stage/tmp" "$stage/workloads" "$stage/tests" "$stage/root"
+cp "$busybox" "$stage/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$stage/bin/$applet"
+done
+cp "$coretrace" "$stage/bin/coretrace"
+cp "$workloads"/* "$stage/workloads/"
+cp "$guest"/* "$stage/tests/"
+mv "$stage/tests/init" "$stage/init"
+chmod 755 "$stage/init" "$stage/tests/"*
+
+(cd "$stage" && find . -print | sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $out ($(du -k "$out" | cut -f1) KiB)"

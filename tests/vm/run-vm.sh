@@ -1,0 +1,113 @@
+#!/bin/sh
+# Boot a kernel with the test initramfs under QEMU, run one guest program
+# (ct.run=NAME) and return its real exit status.
+#
+#   run-vm.sh --kernel BZIMAGE --initrd CPIO.GZ --run NAME
+#             [--accel tcg|kvm] [--timeout SECONDS] [--log-dir DIR]
+#             [--mem MB] [--smp N] [--show] [--quiet]
+#
+# The guest writes "CORETRACE-RESULT rc=N" on its second serial port,
+# which QEMU writes to a file; the console goes to another file. This
+# script fails when:
+#   - the guest never reported a result (crash, hang, panic: panic=-1 and
+#     -no-reboot make QEMU exit instead of rebooting),
+#   - the timeout it enforces itself expires,
+#   - the console shows a kernel splat (BUG:, WARNING:, Oops, panic,
+#     Call Trace:),
+#   - the guest program exited non-zero.
+set -u
+
+kernel= initrd= run= accel=tcg timeout=300 logdir=build/vm mem=1024 smp=2
+show=0 quiet=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--run) run=$2; shift ;;
+	--accel) accel=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--log-dir) logdir=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--show) show=1 ;;
+	--quiet) quiet=1 ;;
+	*) echo "run-vm: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+die() {
+	echo "run-vm: $*" >&2
+	exit 1
+}
+
+[ -n "$kernel" ] || die "no kernel image: install linux-image-amd64 or pass KERNEL=path/to/bzImage"
+[ -r "$kernel" ] || die "cannot read kernel image '$kernel'"
+[ -r "$initrd" ] || die "cannot read initramfs '$initrd'"
+[ -n "$run" ] || die "--run NAME is required"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (Debian package qemu-system-x86)"
+
+mkdir -p "$logdir"
+console="$logdir/$run.console.log"
+result="$logdir/$run.result.txt"
+rm -f "$console" "$result"
+: > "$console"
+
+append="console=ttyS0 panic=-1 oops=panic ct.run=$run"
+[ "$quiet" -eq 1 ] && append="$append loglevel=5"
+[ "$accel" = tcg ] && cpu=max || cpu=host
+
+echo "run-vm: booting $(basename "$kernel") ($accel, $smp cpus, $mem MB), running '$run', timeout ${timeout}s"
+tail_pid=
+if [ "$show" -eq 1 ]; then
+	tail -n +1 -f "$console" &
+	tail_pid=$!
+fi
+
+start=$(date +%s)
+timeout --kill-after=10 "$timeout" \
+	qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$console" -serial "file:$result" \
+	-nic none </dev/null
+qemu_rc=$?
+elapsed=$(( $(date +%s) - start ))
+[ -n "$tail_pid" ] && { sleep 0.3; kill "$tail_pid" 2>/dev/null; }
+
+failed=0
+if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+	echo "run-vm: FAIL: the guest did not finish within ${timeout}s"
+	failed=1
+elif [ "$qemu_rc" -ne 0 ]; then
+	echo "run-vm: FAIL: qemu exited with status $qemu_rc"
+	failed=1
+fi
+
+splat=$(grep -n -E 'BUG:|WARNING:|Oops|Call Trace:|[Kk]ernel panic|(^|[^=])panic([^=]|$)' "$console" |
+	grep -v 'Kernel command line' | head -n 5)
+if [ -n "$splat" ]; then
+	echo "run-vm: FAIL: the kernel printed a splat:"
+	echo "$splat" | sed 's/^/    /'
+	failed=1
+fi
+
+rc=$(sed -n 's/.*CORETRACE-RESULT rc=\([0-9]*\).*/\1/p' "$result" 2>/dev/null | tail -n 1)
+if [ -z "$rc" ]; then
+	echo "run-vm: FAIL: the guest never reported a result"
+	failed=1
+elif [ "$rc" -ne 0 ]; then
+	echo "run-vm: FAIL: guest program '$run' exited with status $rc"
+	failed=1
+fi
+
+if [ "$failed" -ne 0 ]; then
+	if [ "$show" -eq 0 ]; then
+		echo "run-vm: last lines of the console ($console):"
+		tail -n 60 "$console" | sed 's/^/    /'
+	fi
+	exit 1
+fi
+[ "$show" -eq 0 ] && grep -E '^(=== |PASS |FAIL |  |guest tests on)' "$console"
+echo "run-vm: '$run' passed on $(basename "$kernel") in ${elapsed}s (console: $console)"
+exit 0

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pingpong: two processes pinned to one CPU pass a byte back and forth
+ * over two pipes, so every round trip is two context switches between
+ * exactly these two pids.
+ *
+ *   pingpong [-n ROUNDS] [-c CPU]
+ *
+ * The parent is named "ct-ping", the child renames itself "ct-pong" before
+ * the first round. On success the last line on stdout is
+ *   pingpong: ping=PID pong=PID rounds=N cpu=C
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int xfer(int rfd, int wfd, char *byte, int read_first)
+{
+	if (read_first && read(rfd, byte, 1) != 1)
+		return -1;
+	if (write(wfd, byte, 1) != 1)
+		return -1;
+	if (!read_first && read(rfd, byte, 1) != 1)
+		return -1;
+	return 0;
+}
+
+static int pong(int rfd, int wfd, long rounds)
+{
+	char byte = 'r';
+	long i;
+
+	if (prctl(PR_SET_NAME, "ct-pong", 0, 0, 0))
+		return 1;
+	/* tell ping we are named and ready */
+	if (write(wfd, &byte, 1) != 1)
+		return 1;
+	for (i = 0; i < rounds; i++)
+		if (xfer(rfd, wfd, &byte, 1))
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = 1000, i;
+	int cpu = 0, opt, status;
+	int to_pong[2], to_ping[2];
+	cpu_set_t set;
+	char byte = 'p';
+	pid_t child;
+
+	while ((opt = getopt(argc, argv, "n:c:")) != -1) {
+		switch (opt) {
+		case 'n':
+			rounds = strtol(optarg, NULL, 10);
+			break;
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: pingpong [-n ROUNDS] [-c CPU]\n");
+			return 2;
+		}
+	}
+	if (rounds <= 0) {
+		fprintf(stderr, "pingpong: rounds must be positive\n");
+		return 2;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "pingpong: cannot pin to cpu %d: %s\n", cpu,
+			strerror(errno));
+		return 1;
+	}
+	if (prctl(PR_SET_NAME, "ct-ping", 0, 0, 0) ||
+	    pipe(to_pong) || pipe(to_ping)) {
+		perror("pingpong");
+		return 1;
+	}
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		perror("pingpong: fork");
+		return 1;
+	}
+	if (child == 0)
+		_exit(pong(to_pong[0], to_ping[1], rounds));
+
+	if (read(to_ping[0], &byte, 1) != 1) {
+		fprintf(stderr, "pingpong: child did not start\n");
+		return 1;
+	}
+	for (i = 0; i < rounds; i++) {
+		if (xfer(to_ping[0], to_pong[1], &byte, 0)) {
+			fprintf(stderr, "pingpong: round %ld failed\n", i);
+			return 1;
+		}
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "pingpong: child failed\n");
+		return 1;
+	}
+	printf("pingpong: ping=%d pong=%d rounds=%ld cpu=%d\n", (int)getpid(),
+	       (int)child, rounds, cpu);
+	return 0;
+}
