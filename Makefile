@@ -65,8 +65,11 @@ $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -c $< -o $@
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_OBJS)
-	$(CC) $(USER_CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(CORE_OBJS)
+# the unit tests build user/ code again, under ASan and UBSan
+SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+	$(CC) $(USER_CFLAGS) $(SANITIZE) -Itests/unit -o $@ $(UNIT_SRCS) $(CORE_SRCS)
 
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)

@@ -39,6 +39,7 @@ void ct_comm_cache_set(struct ct_comm_cache *cache, uint32_t pid,
 {
 	struct ct_comm_slot *victim = NULL;
 	uint32_t i, idx;
+	size_t len;
 
 	for (i = 0; i < CT_COMM_PROBES; i++) {
 		struct ct_comm_slot *slot;
@@ -54,10 +55,11 @@ void ct_comm_cache_set(struct ct_comm_cache *cache, uint32_t pid,
 	}
 	if (++cache->stamp == 0)
 		cache->stamp = 1;
+	len = strnlen(comm, CT_COMM_LEN - 1);
 	victim->pid = pid;
 	victim->used = cache->stamp;
-	memcpy(victim->comm, comm, CT_COMM_LEN);
-	victim->comm[CT_COMM_LEN - 1] = '\0';
+	memcpy(victim->comm, comm, len);
+	victim->comm[len] = '\0';
 }
 
 const char *ct_comm_cache_get(const struct ct_comm_cache *cache, uint32_t pid)

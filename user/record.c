@@ -17,7 +17,7 @@
 #include "record.h"
 #include "sys.h"
 
-#define CT_POLL_MS		100	/* quiet system: records reach us in 100 ms */
+#define CT_POLL_MS		100	/* records wait at most this long */
 #define CT_COMM_CAPACITY	65536
 #define CT_LINE_MAX		1024
 
@@ -152,6 +152,7 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 		return -errno;
 	}
 	err = bpf_map__set_max_entries(skel->maps.ct_ring, opts->buffer_size);
+	skel->rodata->ct_wakeup_bytes = opts->buffer_size / 4;
 	if (!err)
 		err = ct_select_programs(skel);
 	if (!err) {
@@ -243,7 +244,10 @@ static int ct_drain(struct ring_buffer *rb, const struct ct_record_opts *opts,
 	int err;
 
 	while (!ct_stop_requested) {
+		/* woken early only when the ring is a quarter full */
 		err = ring_buffer__poll(rb, CT_POLL_MS);
+		if (err >= 0)
+			err = ring_buffer__consume(rb);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "coretrace: reading the ring buffer failed: %s\n",
 				strerror(-err));

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal test runner: CT_CHECK* count and report, and the runner's
+ * last line is "N passed, N failed", which CI reads.
+ */
+#ifndef CORETRACE_CT_TEST_H
+#define CORETRACE_CT_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+extern unsigned long ct_tests_passed, ct_tests_failed;
+
+void ct_check_report(int ok, const char *file, int line, const char *expr,
+		     const char *detail);
+
+#define CT_CHECK(cond)							\
+	ct_check_report(!!(cond), __FILE__, __LINE__, #cond, NULL)
+
+#define CT_CHECK_INT(actual, expected)					\
+	do {								\
+		long long ct_a_ = (long long)(actual);			\
+		long long ct_e_ = (long long)(expected);		\
+		char ct_d_[96];						\
+		snprintf(ct_d_, sizeof(ct_d_), "expected %lld, saw %lld", \
+			 ct_e_, ct_a_);					\
+		ct_check_report(ct_a_ == ct_e_, __FILE__, __LINE__,	\
+				#actual, ct_d_);			\
+	} while (0)
+
+#define CT_CHECK_STR(actual, expected)					\
+	do {								\
+		const char *ct_a_ = (actual);				\
+		const char *ct_e_ = (expected);				\
+		char ct_d_[1024];					\
+		snprintf(ct_d_, sizeof(ct_d_),				\
+			 "expected \"%s\", saw \"%s\"", ct_e_,		\
+			 ct_a_ ? ct_a_ : "(null)");			\
+		ct_check_report(ct_a_ && !strcmp(ct_a_, ct_e_),	\
+				__FILE__, __LINE__, #actual, ct_d_);	\
+	} while (0)
+
+/* each test file exposes one suite */
+void test_events(void);
+void test_cli(void);
+void test_comm_cache(void);
+
+#endif /* CORETRACE_CT_TEST_H */

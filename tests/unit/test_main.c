@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include "ct_test.h"
+
+unsigned long ct_tests_passed, ct_tests_failed;
+
+void ct_check_report(int ok, const char *file, int line, const char *expr,
+		     const char *detail)
+{
+	if (ok) {
+		ct_tests_passed++;
+		return;
+	}
+	ct_tests_failed++;
+	printf("FAIL %s:%d: %s%s%s\n", file, line, expr, detail ? ": " : "",
+	       detail ? detail : "");
+}
+
+int main(void)
+{
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} suites[] = {
+		{ "events", test_events },
+		{ "cli", test_cli },
+		{ "comm_cache", test_comm_cache },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		unsigned long before = ct_tests_failed;
+
+		suites[i].run();
+		printf("suite %-12s %s\n", suites[i].name,
+		       ct_tests_failed == before ? "ok" : "FAILED");
+	}
+	printf("%lu passed, %lu failed\n", ct_tests_passed, ct_tests_failed);
+	return ct_tests_failed ? 1 : 0;
+}
