@@ -69,7 +69,9 @@ $(BUILD)/user/%.o: user/%.c
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
 $(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
-	$(CC) $(USER_CFLAGS) $(SANITIZE) -Itests/unit -o $@ $(UNIT_SRCS) $(CORE_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
+		-o $@ $(UNIT_SRCS) $(CORE_SRCS)
 
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
