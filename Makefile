@@ -43,7 +43,7 @@ WORKLOADS	:= $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRCS
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test demo deps clean
+.PHONY: all test unit vm-test rig-test demo deps clean
 .SECONDARY:
 
 all: coretrace
@@ -88,8 +88,13 @@ vm-test: $(INITRAMFS)
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm \
 		--run guest-tests
 
+# the rig's own checks: a failure, a splat and a hang must each fail
+rig-test: $(INITRAMFS)
+	tests/vm/rig-selftest.sh "$(KERNEL)" $(INITRAMFS) $(ACCEL) $(BUILD)/vm
+
 test: deps-check
 	$(MAKE) unit
+	$(MAKE) rig-test
 	$(MAKE) vm-test
 
 demo: deps-check
