@@ -13,7 +13,11 @@ CLANG		?= clang
 BPFTOOL		?= bpftool
 ACCEL		?= tcg
 VM_TIMEOUT	?= 300
-KERNEL		?= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
+STOCK_KERNEL	:= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
+# a KERNEL=... from the command line is a user's own kernel: KIND=other
+KIND		?= $(if $(filter command line,$(origin KERNEL)),other,stock)
+KERNEL		?= $(STOCK_KERNEL)
+KERNELS_DIR	:= $(BUILD)/kernels
 
 ARCH_DEFINE	:= -D__TARGET_ARCH_x86
 WARN		:= -Wall -Wextra -Werror
@@ -40,10 +44,14 @@ UNIT_BIN	:= $(BUILD)/unit-tests
 WORKLOAD_SRCS	:= $(wildcard tests/workloads/*.c)
 WORKLOADS	:= $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRCS))
 
+# test tools: static, may use libbpf
+TOOL_SRCS	:= $(wildcard tests/tools/*.c)
+TOOLS		:= $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
+
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test rig-test demo deps clean
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel
 .SECONDARY:
 
 all: coretrace
@@ -77,31 +85,47 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
 
-$(INITRAMFS): coretrace $(WORKLOADS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
-	tests/vm/mkinitramfs.sh $@ coretrace $(BUILD)/workloads tests/guest
+$(BUILD)/tools/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $< $(STATIC_LIBS)
+
+$(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
+	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
 vm-test: $(INITRAMFS)
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
-		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm \
-		--run guest-tests
+		--accel $(ACCEL) --timeout $(VM_TIMEOUT) \
+		--log-dir $(BUILD)/vm/$(KIND) --kind $(KIND) --run guest-tests
+
+# control and padded bzImages, cached outside the clone
+kernel:
+	kernel-patches/build-kernels.sh
+
+# the guest tests on every kernel of the matrix, then the layouts compared
+vm-matrix: $(INITRAMFS) kernel
+	$(MAKE) vm-test KIND=stock KERNEL="$(STOCK_KERNEL)"
+	$(MAKE) vm-test KIND=control KERNEL=$(KERNELS_DIR)/control.bzImage
+	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage
+	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
+		$(BUILD)/vm/padded/artifacts/formats.txt
 
 # the rig's own checks: a failure, a splat and a hang must each fail
 rig-test: $(INITRAMFS)
-	tests/vm/rig-selftest.sh "$(KERNEL)" $(INITRAMFS) $(ACCEL) $(BUILD)/vm
+	tests/vm/rig-selftest.sh "$(STOCK_KERNEL)" $(INITRAMFS) $(ACCEL) $(BUILD)/vm/rig
 
 test: deps-check
 	$(MAKE) unit
 	$(MAKE) rig-test
-	$(MAKE) vm-test
+	$(MAKE) vm-matrix
 
 demo: deps-check
 	$(MAKE) $(INITRAMFS)
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
-		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm \
-		--run demo --show
+		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm/demo \
+		--kind $(KIND) --run demo --show --quiet
 
 deps:
 	tests/deps.sh

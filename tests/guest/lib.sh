@@ -51,3 +51,24 @@ summary_field() {
 	sed -n "s/^coretrace: \([0-9]*\) records received, \([0-9]*\) lost$/\1 \2/p" "$1" |
 		awk -v w="$2" '{ print (w == "received") ? $1 : $2 }'
 }
+
+# artifact NAME FILE: send FILE to the host, where run-vm.sh writes it to
+# LOGDIR/artifacts/NAME.
+artifact() {
+	{
+		echo "CORETRACE-ARTIFACT-BEGIN $1"
+		base64 "$2"
+		echo "CORETRACE-ARTIFACT-END $1"
+	} > /dev/ttyS1
+}
+
+# pingpong_pids FILE: "PING PONG" from pingpong's last line in FILE
+pingpong_pids() {
+	sed -n 's/^pingpong: ping=\([0-9]*\) pong=\([0-9]*\) .*/\1 \2/p' "$1"
+}
+
+# count_pairs FILE PING PONG: lines "PREV NEXT" that switch between the two
+count_pairs() {
+	awk -v a="$2" -v b="$3" '($1 == a && $2 == b) || ($1 == b && $2 == a) { n++ }
+		END { print n + 0 }' "$1"
+}

@@ -2,10 +2,13 @@
 # Build the guest's initramfs: static busybox, the static coretrace, the
 # static workloads and the guest-side test scripts.
 #
-#   mkinitramfs.sh OUTPUT.cpio.gz CORETRACE WORKLOAD_DIR GUEST_DIR
+#   mkinitramfs.sh OUTPUT.cpio.gz CORETRACE GUEST_DIR BIN_DIR...
+#
+# Programs in the BIN_DIRs go to /workloads, on the guest's PATH.
 set -eu
 
-out=$1 coretrace=$2 workloads=$3 guest=$4
+out=$1 coretrace=$2 guest=$3
+shift 3
 busybox=$(command -v busybox || true)
 if [ -z "$busybox" ] || readelf -l "$busybox" | grep -q 'Requesting program interpreter'; then
 	echo "mkinitramfs: need a static busybox (Debian package busybox-static)" >&2
@@ -22,7 +25,9 @@ for applet in $("$busybox" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$stage/bin/$applet"
 done
 cp "$coretrace" "$stage/bin/coretrace"
-cp "$workloads"/* "$stage/workloads/"
+for dir in "$@"; do
+	cp "$dir"/* "$stage/workloads/"
+done
 cp "$guest"/* "$stage/tests/"
 mv "$stage/tests/init" "$stage/init"
 chmod 755 "$stage/init" "$stage/tests/"*

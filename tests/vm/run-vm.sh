@@ -4,7 +4,12 @@
 #
 #   run-vm.sh --kernel BZIMAGE --initrd CPIO.GZ --run NAME
 #             [--accel tcg|kvm] [--timeout SECONDS] [--log-dir DIR]
-#             [--mem MB] [--smp N] [--show] [--quiet]
+#             [--mem MB] [--smp N] [--kind KIND] [--show] [--quiet]
+#
+# --kind tells the guest which kernel it runs (stock, control, padded or
+# other); guest tests that expect a layout read it as $CT_KERNEL.
+# Files a guest test sends with `artifact NAME FILE` (tests/guest/lib.sh)
+# land in LOGDIR/artifacts/NAME.
 #
 # The guest writes "CORETRACE-RESULT rc=N" on its second serial port,
 # which QEMU writes to a file; the console goes to another file. This
@@ -18,7 +23,7 @@
 set -u
 
 kernel= initrd= run= accel=tcg timeout=300 logdir=build/vm mem=1024 smp=2
-show=0 quiet=0
+show=0 quiet=0 kind=other
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -29,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--log-dir) logdir=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--smp) smp=$2; shift ;;
+	--kind) kind=$2; shift ;;
 	--show) show=1 ;;
 	--quiet) quiet=1 ;;
 	*) echo "run-vm: unknown argument '$1'" >&2; exit 2 ;;
@@ -51,9 +57,10 @@ mkdir -p "$logdir"
 console="$logdir/$run.console.log"
 result="$logdir/$run.result.txt"
 rm -f "$console" "$result"
+rm -rf "$logdir/artifacts"
 : > "$console"
 
-append="console=ttyS0 panic=-1 oops=panic ct.run=$run"
+append="console=ttyS0 panic=-1 oops=panic ct.run=$run ct.kernel=$kind"
 [ "$quiet" -eq 1 ] && append="$append loglevel=5"
 [ "$accel" = tcg ] && cpu=max || cpu=host
 
@@ -74,6 +81,19 @@ timeout --kill-after=10 "$timeout" \
 qemu_rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ -n "$tail_pid" ] && { sleep 0.3; kill "$tail_pid" 2>/dev/null; }
+
+# artifacts: base64 between marker lines on the result port
+mkdir -p "$logdir/artifacts"
+awk -v dir="$logdir/artifacts" '
+	{ gsub(/\r/, "") }
+	/^CORETRACE-ARTIFACT-BEGIN / { name = $2; file = dir "/" name ".b64"
+		printf "" > file; next }
+	/^CORETRACE-ARTIFACT-END / { close(file); name = ""; next }
+	name != "" { print >> file }' "$result" 2>/dev/null
+for b64 in "$logdir/artifacts"/*.b64; do
+	[ -e "$b64" ] || continue
+	base64 -d "$b64" > "${b64%.b64}" && rm -f "$b64"
+done
 
 failed=0
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then

@@ -1,0 +1,135 @@
+#!/bin/sh
+# Build the two guest kernels from Debian's linux-source-6.1:
+#   control: the tree as Debian ships it + guest.config
+#   padded:  the same, with the patch series applied
+#
+#   build-kernels.sh [--key]
+#
+# Builds are cached outside the clone, in
+#   ${CORETRACE_CACHE:-$HOME/.cache/coretrace}/kernels/KEY/{control,padded}
+# where KEY hashes the source package version, the series and the config
+# fragment, so an unchanged key costs nothing and a fresh machine rebuilds.
+# build/kernels/{control,padded}.bzImage link to the cached images.
+# --key prints the cache directory and exits.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+tarball=/usr/src/linux-source-6.1.tar.xz
+fragment="$here/guest.config"
+series="$here/series"
+jobs=$(( $(nproc) + 1 ))
+# bump when the way the kernels are built changes
+build_recipe=1
+
+die() {
+	echo "kernel: $*" >&2
+	exit 1
+}
+
+[ -r "$tarball" ] || die "missing $tarball (Debian package linux-source-6.1; run 'make deps')"
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	die "linux-source-6.1 is not installed"
+
+patches=$(grep -v '^#' "$series" | sed '/^$/d')
+key=$( {
+	echo "linux-source-6.1 $srcver recipe $build_recipe"
+	cat "$fragment" "$series"
+	for p in $patches; do cat "$here/$p"; done
+} | sha256sum | cut -c1-16)
+cache=${CORETRACE_CACHE:-$HOME/.cache/coretrace}/kernels/$key
+
+if [ "${1:-}" = "--key" ]; then
+	echo "$cache"
+	exit 0
+fi
+
+link_results() {
+	mkdir -p "$top/build/kernels"
+	for kind in control padded; do
+		ln -sfn "$cache/$kind/bzImage" "$top/build/kernels/$kind.bzImage"
+	done
+}
+
+if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ]; then
+	echo "kernel: cached: $cache (linux-source-6.1 $srcver)"
+	link_results
+	exit 0
+fi
+
+work="$top/build/kernel"
+echo "kernel: building control and padded from linux-source-6.1 $srcver"
+echo "kernel: key $key, cache $cache, work $work"
+rm -rf "$work"
+mkdir -p "$work/extract"
+
+echo "kernel: extracting $tarball"
+tar -xf "$tarball" -C "$work/extract"
+src_control="$work/extract/linux-source-6.1"
+src_padded="$work/src-padded"
+
+# the patched tree shares unchanged files with the pristine one
+cp -al "$src_control" "$src_padded"
+for p in $patches; do
+	echo "kernel: applying $p"
+	(cd "$src_padded" && patch -p1 --quiet --forward < "$here/$p") ||
+		die "patch $p does not apply to linux-source-6.1 $srcver"
+done
+
+# check_config OUTDIR: every fragment line must be in the final .config
+check_config() {
+	missing=
+	for opt in $(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment"); do
+		grep -qx "$opt" "$1/.config" || missing="$missing $opt"
+	done
+	if [ -n "$missing" ]; then
+		echo "kernel: these options of $fragment did not survive olddefconfig:" >&2
+		for opt in $missing; do echo "kernel:   $opt" >&2; done
+		echo "kernel: enable what they depend on in the fragment" >&2
+		return 1
+	fi
+}
+
+# build KIND SRC
+build() {
+	kind=$1 src=$2
+	out="$work/out-$kind"
+	log="$work/$kind.log"
+	mkdir -p "$out"
+	echo "kernel: [$kind] configuring (tinyconfig + guest.config)"
+	{
+		make -C "$src" O="$out" ARCH=x86_64 tinyconfig &&
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+			"$out/.config" "$fragment" &&
+		make -C "$src" O="$out" ARCH=x86_64 olddefconfig
+	} > "$log" 2>&1 || die "[$kind] configuration failed; log: $log"
+	check_config "$out" || die "[$kind] configuration incomplete; log: $log"
+
+	echo "kernel: [$kind] building bzImage with -j$jobs (log: $log)"
+	start=$(date +%s)
+	make -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage >> "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 30
+		kill -0 "$pid" 2>/dev/null || break
+		echo "kernel: [$kind] $(( $(date +%s) - start ))s, $(grep -c '^  CC ' "$log") files compiled"
+	done
+	if ! wait "$pid"; then
+		echo "kernel: [$kind] build failed; last lines of $log:" >&2
+		tail -n 25 "$log" | sed 's/^/    /' >&2
+		die "[$kind] build failed; full log: $log"
+	fi
+	echo "kernel: [$kind] built in $(( $(date +%s) - start ))s"
+	mkdir -p "$cache/$kind.tmp"
+	cp "$out/arch/x86/boot/bzImage" "$out/.config" "$out/System.map" \
+		"$cache/$kind.tmp/"
+	mv "$cache/$kind.tmp/.config" "$cache/$kind.tmp/config"
+	cp "$log" "$cache/$kind.tmp/build.log"
+	rm -rf "${cache:?}/$kind"
+	mv "$cache/$kind.tmp" "$cache/$kind"
+}
+
+build control "$src_control"
+build padded "$src_padded"
+link_results
+echo "kernel: done: $cache/{control,padded}/bzImage"

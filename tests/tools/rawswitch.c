@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawswitch: read raw sched_switch records the way perf does, through
+ * perf_event_open(PERF_TYPE_TRACEPOINT, PERF_SAMPLE_RAW) on every CPU,
+ * while a command runs, and check them using the offsets the kernel
+ * publishes in the tracefs format file.
+ *
+ *   rawswitch OUTFILE COMMAND [ARGS...]
+ *
+ * Writes one line per sample to OUTFILE, "PREV_PID NEXT_PID", and prints
+ *   rawswitch: samples=N lost=N has_padding=0|1 padding_nonzero=N
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EVENT_DIR	"/sys/kernel/tracing/events/sched/sched_switch"
+#define RING_PAGES	512
+#define MAX_CPUS	64
+
+struct field {
+	const char *name;
+	int offset;
+	int size;
+};
+
+struct stats {
+	unsigned long samples, lost, padding_nonzero;
+	FILE *out;
+};
+
+static struct field fields[] = {
+	{ "common_padding", -1, 0 },
+	{ "prev_pid", -1, 0 },
+	{ "next_pid", -1, 0 },
+};
+
+enum { F_PADDING, F_PREV_PID, F_NEXT_PID };
+
+/* "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;" */
+static void parse_format_line(const char *line)
+{
+	const char *semi = strchr(line, ';'), *name, *off;
+	size_t i, len;
+
+	if (!strstr(line, "field:") || !semi)
+		return;
+	for (name = semi; name > line && name[-1] != ' ' && name[-1] != '*';)
+		name--;
+	len = (size_t)(semi - name);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (strlen(fields[i].name) != len ||
+		    strncmp(name, fields[i].name, len))
+			continue;
+		off = strstr(line, "offset:");
+		if (off && sscanf(off, "offset:%d;\tsize:%d;", &fields[i].offset,
+				  &fields[i].size) != 2)
+			fields[i].offset = -1;
+	}
+}
+
+static int read_format(int *id)
+{
+	char line[512];
+	FILE *f;
+
+	f = fopen(EVENT_DIR "/id", "r");
+	if (!f || fscanf(f, "%d", id) != 1) {
+		fprintf(stderr, "rawswitch: cannot read %s/id\n", EVENT_DIR);
+		return -1;
+	}
+	fclose(f);
+	f = fopen(EVENT_DIR "/format", "r");
+	if (!f) {
+		fprintf(stderr, "rawswitch: cannot read %s/format\n", EVENT_DIR);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		parse_format_line(line);
+	fclose(f);
+	if (fields[F_PREV_PID].offset < 0 || fields[F_NEXT_PID].offset < 0) {
+		fprintf(stderr, "rawswitch: no prev_pid/next_pid in the format file\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int32_t get_s32(const unsigned char *raw, uint32_t size, int offset)
+{
+	int32_t value = 0;
+
+	if (offset >= 0 && (uint32_t)offset + 4 <= size)
+		memcpy(&value, raw + offset, 4);
+	return value;
+}
+
+static void account_sample(struct stats *st, const unsigned char *raw,
+			   uint32_t size)
+{
+	int prev = get_s32(raw, size, fields[F_PREV_PID].offset);
+	int next = get_s32(raw, size, fields[F_NEXT_PID].offset);
+
+	st->samples++;
+	if (fields[F_PADDING].offset >= 0 &&
+	    get_s32(raw, size, fields[F_PADDING].offset) != 0)
+		st->padding_nonzero++;
+	fprintf(st->out, "%d %d\n", prev, next);
+}
+
+/* Copy @len bytes at ring offset @pos, unwrapping the circular buffer. */
+static void ring_copy(const unsigned char *data, uint64_t data_size,
+		      uint64_t pos, void *dst, size_t len)
+{
+	size_t off = (size_t)(pos % data_size), first = len;
+
+	if (off + len > data_size)
+		first = (size_t)(data_size - off);
+	memcpy(dst, data + off, first);
+	memcpy((unsigned char *)dst + first, data, len - first);
+}
+
+static void drain(struct perf_event_mmap_page *meta, struct stats *st)
+{
+	const unsigned char *data = (const unsigned char *)meta + meta->data_offset;
+	uint64_t size = meta->data_size, tail = meta->data_tail;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	static unsigned char rec[65536];
+
+	while (tail < head) {
+		struct perf_event_header hdr;
+		uint32_t raw_size;
+
+		ring_copy(data, size, tail, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr))
+			break;
+		ring_copy(data, size, tail, rec, hdr.size);
+		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= sizeof(hdr) + 4) {
+			memcpy(&raw_size, rec + sizeof(hdr), 4);
+			if (raw_size <= hdr.size - sizeof(hdr) - 4)
+				account_sample(st, rec + sizeof(hdr) + 4,
+					       raw_size);
+		} else if (hdr.type == PERF_RECORD_LOST) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + sizeof(hdr) + 8, 8);
+			st->lost += lost;
+		}
+		tail += hdr.size;
+	}
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static int open_events(int id, int *fds, void **rings, int ncpus)
+{
+	size_t len = (size_t)(RING_PAGES + 1) * (size_t)getpagesize();
+	struct perf_event_attr attr;
+	int cpu;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = (uint64_t)id;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.disabled = 1;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, 0);
+		if (fds[cpu] < 0) {
+			fprintf(stderr, "rawswitch: perf_event_open on cpu %d: %s\n",
+				cpu, strerror(errno));
+			return -1;
+		}
+		rings[cpu] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				  fds[cpu], 0);
+		if (rings[cpu] == MAP_FAILED) {
+			fprintf(stderr, "rawswitch: mmap: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int fds[MAX_CPUS], ncpus, id, cpu, status;
+	void *rings[MAX_CPUS];
+	struct stats st = { 0 };
+	int argi = 2;
+	pid_t child;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: rawswitch OUTFILE COMMAND [ARGS...]\n");
+		return 2;
+	}
+	st.out = fopen(argv[1], "w");
+	if (!st.out) {
+		fprintf(stderr, "rawswitch: cannot write %s\n", argv[1]);
+		return 1;
+	}
+	ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		ncpus = MAX_CPUS;
+	if (read_format(&id) || open_events(id, fds, rings, ncpus))
+		return 1;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		ioctl(fds[cpu], PERF_EVENT_IOC_ENABLE, 0);
+	child = fork();
+	if (child == 0) {
+		execvp(argv[argi], argv + argi);
+		_exit(127);
+	}
+	waitpid(child, &status, 0);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		ioctl(fds[cpu], PERF_EVENT_IOC_DISABLE, 0);
+		drain(rings[cpu], &st);
+	}
+	fclose(st.out);
+	printf("rawswitch: samples=%lu lost=%lu has_padding=%d padding_nonzero=%lu\n",
+	       st.samples, st.lost, fields[F_PADDING].offset >= 0,
+	       st.padding_nonzero);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
