@@ -18,13 +18,17 @@ expect_ge() {
 	echo "  ok: $1 = $3 (>= $2)"
 }
 
+# The workloads pin themselves to CPU 0; coretrace runs on the last CPU
+# (the same one on a single-CPU guest).
+CT_CPU=$(( $(nproc) - 1 ))
+
 # start_record OUT ERR [coretrace record options]: start coretrace record
-# in the background on CPU 1 and wait until its programs are attached.
+# in the background on CT_CPU and wait until its programs are attached.
 # Sets CT_PID.
 start_record() {
 	out=$1 err=$2
 	shift 2
-	taskset -c 1 coretrace record "$@" > "$out" 2> "$err" &
+	taskset -c $CT_CPU coretrace record "$@" > "$out" 2> "$err" &
 	CT_PID=$!
 	i=0
 	while ! grep -q '^coretrace: tracing' "$err"; do
