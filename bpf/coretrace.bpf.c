@@ -10,6 +10,8 @@
  *    tracepoints the kernel has overwritten its first 8 bytes with a
  *    pt_regs pointer by the time we run; the current task comes from
  *    bpf_get_current_pid_tgid();
+ *  - filters run before anything is reserved: a rejected hit costs a
+ *    counter increment and never reaches the ring;
  *  - every record attempt is counted and every failed reservation is
  *    counted as lost, per CPU and per event type (ct_stats).
  */
@@ -21,25 +23,55 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /*
- * One ring buffer shared by all CPUs; user space sizes it at load time
- * (--buffer-size).
+ * The ring. Two layouts, chosen at load time (ct_per_cpu_rings):
+ *  - one ring shared by all CPUs (ct_ring), the default: one mmap, one
+ *    epoll source, records of all CPUs in reservation order;
+ *  - one ring per CPU (ct_rings, an array of rings indexed by CPU), for
+ *    machines where many CPUs contend on one ring's producer lock.
+ * On the 2-CPU guests the shared ring was as cheap per event as per-CPU
+ * rings (figures in the issue note, `make bench-ring`), so it is the default.
  *
  * Wakeups: records are submitted with BPF_RB_NO_WAKEUP and user space
- * drains the ring on a 100 ms timer, forcing a wakeup only once the ring
+ * drains the ring on a 100 ms timer, forcing a wakeup only once a ring
  * holds ct_wakeup_bytes (a quarter of it, set at load). The kernel's
  * default adaptive wakeup fires whenever the consumer has caught up, and
  * the consumer's own switch back to sleep then writes the next record
  * and wakes it again: measured in the guest, a feedback loop of ~6000
  * coretrace <-> idle switches a second on an otherwise quiet CPU.
+ * ct_wakeup_always (--wakeup=always) restores a wakeup per record.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
 } ct_ring SEC(".maps");
 
+struct ct_percpu_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);		/* set to the CPU count at load */
+	__type(key, __u32);
+	__array(values, struct ct_percpu_ring);
+} ct_rings SEC(".maps");
+
+const volatile bool ct_per_cpu_rings;
+const volatile bool ct_wakeup_always;
 const volatile __u64 ct_wakeup_bytes = 1 << 20;
 
-/* Records attempted and lost, per CPU, one slot per event type. */
+/* Filters, set by user space before load; off when zero/false. */
+const volatile bool ct_filter_tasks;		/* any of the three below */
+const volatile __u32 ct_filter_tgid;		/* -p: the process */
+const volatile __u32 ct_filter_tid;		/* -t: one thread */
+const volatile __u32 ct_filter_comm_len;	/* -c: bytes to compare */
+const volatile bool ct_filter_comm_prefix;	/* -c NAME*: a prefix */
+const volatile char ct_filter_comm[CT_COMM_LEN];
+const volatile bool ct_filter_cpus;		/* -C */
+const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS];
+
+/* Records attempted, lost and filtered, per CPU, one slot per event. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, CT_EV_MAX);
@@ -48,8 +80,8 @@ struct {
 } ct_stats SEC(".maps");
 
 /*
- * Pids whose name user space has been told about. sched_switch carries
- * no comm strings; the first time a pid shows up we emit a ct_comm record
+ * Pids whose name user space has been told about. No record carries comm
+ * strings; the first time a pid shows up we emit a ct_comm record
  * instead. LRU, so pids that stopped running age out.
  */
 struct {
@@ -59,6 +91,26 @@ struct {
 	__type(value, __u8);
 } ct_announced SEC(".maps");
 
+/* Irqs whose handler name user space has been told about. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_irq_announced SEC(".maps");
+
+/*
+ * -p: the threads of the filtered process. User space seeds it from
+ * /proc/PID/task; handlers add the current thread whenever it belongs to
+ * the process, so threads created later are learnt the first time they run.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_tids SEC(".maps");
+
 #define CT_FILL_HDR(rec, event_type)				\
 	do {							\
 		(rec)->ts = bpf_ktime_get_ns();			\
@@ -67,16 +119,39 @@ struct {
 		(rec)->cpu = bpf_get_smp_processor_id();	\
 	} while (0)
 
+static __always_inline struct ct_counts *ct_counts_of(__u32 event_type)
+{
+	return bpf_map_lookup_elem(&ct_stats, &event_type);
+}
+
+static __always_inline void ct_count_filtered(__u32 event_type)
+{
+	struct ct_counts *counts = ct_counts_of(event_type);
+
+	if (counts)
+		counts->filtered++;
+}
+
+static __always_inline void *ct_ring_for_cpu(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (!ct_per_cpu_rings)
+		return &ct_ring;
+	return bpf_map_lookup_elem(&ct_rings, &cpu);
+}
+
 /* Reserve room for one record, counting the attempt and any loss. */
 static __always_inline void *ct_reserve(__u32 event_type, __u32 size)
 {
-	struct ct_counts *counts;
-	void *rec;
+	struct ct_counts *counts = ct_counts_of(event_type);
+	void *ring = ct_ring_for_cpu();
+	void *rec = NULL;
 
-	counts = bpf_map_lookup_elem(&ct_stats, &event_type);
 	if (counts)
 		counts->attempted++;
-	rec = bpf_ringbuf_reserve(&ct_ring, size, 0);
+	if (ring)
+		rec = bpf_ringbuf_reserve(ring, size, 0);
 	if (!rec && counts)
 		counts->lost++;
 	return rec;
@@ -85,11 +160,85 @@ static __always_inline void *ct_reserve(__u32 event_type, __u32 size)
 /* Hand a record to user space, waking it only when the ring fills up. */
 static __always_inline void ct_submit(void *rec)
 {
+	void *ring = ct_ring_for_cpu();
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (bpf_ringbuf_query(&ct_ring, BPF_RB_AVAIL_DATA) >= ct_wakeup_bytes)
+	if (ct_wakeup_always)
+		flags = 0;
+	else if (ring && bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= ct_wakeup_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(rec, flags);
+}
+
+/* -C: did this hit fire on an allowed CPU? */
+static __always_inline bool ct_cpu_ok(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (!ct_filter_cpus)
+		return true;
+	return cpu < CT_MAX_CPUS && ct_cpu_allowed[cpu & (CT_MAX_CPUS - 1)];
+}
+
+/* -p: remember the current thread when it belongs to the process. */
+static __always_inline void ct_learn_current(void)
+{
+	__u64 pid_tgid;
+	__u32 tid;
+	__u8 one = 1;
+
+	if (!ct_filter_tgid)
+		return;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if ((__u32)(pid_tgid >> 32) != ct_filter_tgid)
+		return;
+	tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&ct_tids, &tid))
+		bpf_map_update_elem(&ct_tids, &tid, &one, BPF_ANY);
+}
+
+static __always_inline bool ct_comm_matches(const char *comm)
+{
+	char name[CT_COMM_LEN];
+	__u32 i;
+
+	if (comm)
+		bpf_probe_read_kernel(name, sizeof(name), comm);
+	else
+		bpf_get_current_comm(name, sizeof(name));
+#pragma unroll
+	for (i = 0; i < CT_COMM_LEN; i++) {
+		if (i >= ct_filter_comm_len)
+			break;
+		if (name[i] != ct_filter_comm[i])
+			return false;
+	}
+	/* an exact match also needs the name to end there */
+	if (!ct_filter_comm_prefix && ct_filter_comm_len < CT_COMM_LEN)
+		return name[ct_filter_comm_len & (CT_COMM_LEN - 1)] == '\0';
+	return true;
+}
+
+/*
+ * -p/-t/-c: is task @tid (named at @comm in the ctx, or the current task
+ * when @comm is NULL) one the user asked for?
+ */
+static __always_inline bool ct_task_ok(__u32 tid, const char *comm)
+{
+	if (!ct_filter_tasks)
+		return true;
+	if (ct_filter_tid && tid != ct_filter_tid)
+		return false;
+	if (ct_filter_tgid && !bpf_map_lookup_elem(&ct_tids, &tid))
+		return false;
+	if (ct_filter_comm_len && !ct_comm_matches(comm))
+		return false;
+	return true;
+}
+
+static __always_inline __u32 ct_current_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
 }
 
 /* Tell user space the name of @pid, once; @comm points into the ctx. */
@@ -102,22 +251,54 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 		return;
 	rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
 	if (!rec)
-		return;	/* not marked: we try again at its next switch */
+		return;	/* not marked: we try again next time */
 	CT_FILL_HDR(rec, CT_EV_COMM);
 	rec->pid = pid;
-	bpf_probe_read_kernel(rec->comm, sizeof(rec->comm), comm);
+	if (comm)
+		bpf_probe_read_kernel(rec->comm, sizeof(rec->comm), comm);
+	else
+		bpf_get_current_comm(rec->comm, sizeof(rec->comm));
 	ct_submit(rec);
 	bpf_map_update_elem(&ct_announced, &pid, &one, BPF_ANY);
+}
+
+/*
+ * Common entry of every handler: learn -p threads, apply -C, and apply the
+ * task filters to one task. Counts the hit as filtered when rejected.
+ */
+static __always_inline bool ct_want(__u32 event_type, __u32 tid,
+				    const char *comm)
+{
+	ct_learn_current();
+	if (ct_cpu_ok() && ct_task_ok(tid, comm))
+		return true;
+	ct_count_filtered(event_type);
+	return false;
+}
+
+/* The same for events about two tasks: either may match. */
+static __always_inline bool ct_want2(__u32 event_type, __u32 tid_a,
+				     const char *comm_a, __u32 tid_b,
+				     const char *comm_b)
+{
+	ct_learn_current();
+	if (ct_cpu_ok() && (ct_task_ok(tid_a, comm_a) || ct_task_ok(tid_b, comm_b)))
+		return true;
+	ct_count_filtered(event_type);
+	return false;
 }
 
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 {
-	__u32 current_pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 current_pid = ct_current_tid();
 	__u32 prev_pid = ctx->prev_pid;
 	__u32 next_pid = ctx->next_pid;
 	struct ct_sched_switch *rec;
 
+	if (!ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm, next_pid,
+		      ctx->next_comm))
+		return 0;
 	ct_announce(prev_pid, ctx->prev_comm);
 	ct_announce(next_pid, ctx->next_comm);
 
@@ -136,6 +317,138 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	return 0;
 }
 
+static __always_inline int
+ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	__u32 pid = ctx->pid;
+	struct ct_wakeup *rec;
+
+	if (!ct_want(event_type, pid, ctx->comm))
+		return 0;
+	ct_announce(pid, ctx->comm);
+	rec = ct_reserve(event_type, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, event_type);
+	rec->pid = pid;
+	rec->target_cpu = (__u16)ctx->target_cpu;
+	rec->prio = (__u8)ctx->prio;
+	rec->reserved = 0;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/sched/sched_wakeup")
+int handle_sched_wakeup(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return ct_emit_wakeup(CT_EV_SCHED_WAKEUP, ctx);
+}
+
+SEC("tp/sched/sched_wakeup_new")
+int handle_sched_wakeup_new(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return ct_emit_wakeup(CT_EV_SCHED_WAKEUP_NEW, ctx);
+}
+
+SEC("tp/sched/sched_waking")
+int handle_sched_waking(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return ct_emit_wakeup(CT_EV_SCHED_WAKING, ctx);
+}
+
+SEC("tp/sched/sched_migrate_task")
+int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
+{
+	__u32 pid = ctx->pid;
+	struct ct_migrate *rec;
+
+	if (!ct_want(CT_EV_SCHED_MIGRATE_TASK, pid, ctx->comm))
+		return 0;
+	ct_announce(pid, ctx->comm);
+	rec = ct_reserve(CT_EV_SCHED_MIGRATE_TASK, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_SCHED_MIGRATE_TASK);
+	rec->pid = pid;
+	rec->orig_cpu = (__u16)ctx->orig_cpu;
+	rec->dest_cpu = (__u16)ctx->dest_cpu;
+	rec->prio = (__u8)ctx->prio;
+	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/sched/sched_process_fork")
+int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
+{
+	__u32 parent_pid = ctx->parent_pid;
+	__u32 child_pid = ctx->child_pid;
+	struct ct_fork *rec;
+	__u8 one = 1;
+
+	if (!ct_want2(CT_EV_SCHED_PROCESS_FORK, parent_pid, ctx->parent_comm,
+		      child_pid, ctx->child_comm))
+		return 0;
+	ct_announce(parent_pid, ctx->parent_comm);
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_FORK, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_FORK);
+	rec->parent_pid = parent_pid;
+	rec->child_pid = child_pid;
+	bpf_probe_read_kernel(rec->child_comm, sizeof(rec->child_comm),
+			      ctx->child_comm);
+	ct_submit(rec);
+	/* the fork record names the child */
+	bpf_map_update_elem(&ct_announced, &child_pid, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp/sched/sched_process_exec")
+int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
+{
+	__u32 pid = ctx->pid;
+	__u32 loc = ctx->__data_loc_filename;
+	struct ct_exec *rec;
+
+	if (!ct_want(CT_EV_SCHED_PROCESS_EXEC, pid, NULL))
+		return 0;
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXEC, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXEC);
+	rec->pid = pid;
+	rec->old_pid = ctx->old_pid;
+	/* __data_loc: low 16 bits, offset of the string in the record */
+	if (bpf_probe_read_kernel_str(rec->filename, sizeof(rec->filename),
+				      (void *)ctx + (loc & 0xffff)) < 0)
+		rec->filename[0] = '\0';
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/sched/sched_process_exit")
+int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx)
+{
+	__u32 pid = ctx->pid;
+	struct ct_exit *rec;
+
+	if (!ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm))
+		return 0;
+	ct_announce(pid, ctx->comm);
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
+	rec->pid = pid;
+	rec->prio = (__u8)ctx->prio;
+	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
+	ct_submit(rec);
+	/* a later task with this pid must announce its own name */
+	bpf_map_delete_elem(&ct_announced, &pid);
+	return 0;
+}
+
 SEC("tp/task/task_rename")
 int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 {
@@ -143,9 +456,11 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	struct ct_task_rename *rec;
 	__u8 one = 1;
 
+	if (!ct_want2(CT_EV_TASK_RENAME, pid, ctx->oldcomm, pid, ctx->newcomm))
+		return 0;
 	rec = ct_reserve(CT_EV_TASK_RENAME, sizeof(*rec));
 	if (!rec) {
-		/* forget the old name: the next switch announces the new one */
+		/* forget the old name: the next record announces the new one */
 		bpf_map_delete_elem(&ct_announced, &pid);
 		return 0;
 	}
@@ -156,4 +471,153 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	ct_submit(rec);
 	bpf_map_update_elem(&ct_announced, &pid, &one, BPF_ANY);
 	return 0;
+}
+
+static __always_inline int ct_emit_cpu_state(__u32 event_type,
+					     struct trace_event_raw_cpu *ctx)
+{
+	struct ct_cpu_state *rec;
+
+	if (!ct_want(event_type, ct_current_tid(), NULL))
+		return 0;
+	rec = ct_reserve(event_type, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, event_type);
+	rec->state = ctx->state;
+	rec->cpu_id = ctx->cpu_id;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/power/cpu_idle")
+int handle_cpu_idle(struct trace_event_raw_cpu *ctx)
+{
+	return ct_emit_cpu_state(CT_EV_CPU_IDLE, ctx);
+}
+
+SEC("tp/power/cpu_frequency")
+int handle_cpu_frequency(struct trace_event_raw_cpu *ctx)
+{
+	return ct_emit_cpu_state(CT_EV_CPU_FREQUENCY, ctx);
+}
+
+/* Tell user space the name of @irq's handler, once. */
+static __always_inline void
+ct_announce_irq(__u32 irq, struct trace_event_raw_irq_handler_entry *ctx)
+{
+	__u32 loc = ctx->__data_loc_name;
+	struct ct_irq_name *rec;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&ct_irq_announced, &irq))
+		return;
+	rec = ct_reserve(CT_EV_IRQ_NAME, sizeof(*rec));
+	if (!rec)
+		return;
+	CT_FILL_HDR(rec, CT_EV_IRQ_NAME);
+	rec->irq = irq;
+	if (bpf_probe_read_kernel_str(rec->name, sizeof(rec->name),
+				      (void *)ctx + (loc & 0xffff)) < 0)
+		rec->name[0] = '\0';
+	ct_submit(rec);
+	bpf_map_update_elem(&ct_irq_announced, &irq, &one, BPF_ANY);
+}
+
+SEC("tp/irq/irq_handler_entry")
+int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
+{
+	__u32 irq = ctx->irq;
+	struct ct_irq *rec;
+
+	if (!ct_want(CT_EV_IRQ_HANDLER_ENTRY, ct_current_tid(), NULL))
+		return 0;
+	ct_announce_irq(irq, ctx);
+	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_ENTRY);
+	rec->irq = irq;
+	rec->ret = 0;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/irq/irq_handler_exit")
+int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
+{
+	struct ct_irq *rec;
+
+	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
+		return 0;
+	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_EXIT);
+	rec->irq = ctx->irq;
+	rec->ret = ctx->ret;
+	ct_submit(rec);
+	return 0;
+}
+
+static __always_inline int ct_emit_softirq(__u32 event_type,
+					   struct trace_event_raw_softirq *ctx)
+{
+	struct ct_softirq *rec;
+
+	if (!ct_want(event_type, ct_current_tid(), NULL))
+		return 0;
+	rec = ct_reserve(event_type, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, event_type);
+	rec->vec = ctx->vec;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/irq/softirq_entry")
+int handle_softirq_entry(struct trace_event_raw_softirq *ctx)
+{
+	return ct_emit_softirq(CT_EV_SOFTIRQ_ENTRY, ctx);
+}
+
+SEC("tp/irq/softirq_exit")
+int handle_softirq_exit(struct trace_event_raw_softirq *ctx)
+{
+	return ct_emit_softirq(CT_EV_SOFTIRQ_EXIT, ctx);
+}
+
+static __always_inline int ct_emit_function(__u32 event_type, void *function)
+{
+	struct ct_function *rec;
+
+	if (!ct_want(event_type, ct_current_tid(), NULL))
+		return 0;
+	rec = ct_reserve(event_type, sizeof(*rec));
+	if (!rec)
+		return 0;
+	CT_FILL_HDR(rec, event_type);
+	rec->reserved = 0;
+	rec->function = (__u64)function;
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/timer/timer_expire_entry")
+int handle_timer_expire_entry(struct trace_event_raw_timer_expire_entry *ctx)
+{
+	return ct_emit_function(CT_EV_TIMER_EXPIRE_ENTRY, ctx->function);
+}
+
+SEC("tp/timer/hrtimer_expire_entry")
+int handle_hrtimer_expire_entry(struct trace_event_raw_hrtimer_expire_entry *ctx)
+{
+	return ct_emit_function(CT_EV_HRTIMER_EXPIRE_ENTRY, ctx->function);
+}
+
+SEC("tp/workqueue/workqueue_execute_start")
+int handle_workqueue_execute_start(struct trace_event_raw_workqueue_execute_start *ctx)
+{
+	return ct_emit_function(CT_EV_WORKQUEUE_EXECUTE_START, ctx->function);
 }

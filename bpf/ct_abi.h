@@ -25,8 +25,10 @@
 #include <linux/types.h>
 #endif
 
-#define CT_ABI_VERSION		1
+#define CT_ABI_VERSION		2
 #define CT_COMM_LEN		16
+#define CT_FILENAME_LEN		108
+#define CT_IRQ_NAME_LEN		32
 
 /*
  * The event table: one row per record type.
@@ -35,14 +37,31 @@
  *
  * "name" is the event's name in every output and, prefixed by "handle_",
  * the name of its BPF program. Rows with an empty tracepoint are records
- * that BPF emits on its own (not attached anywhere). Adding a tracepoint
- * means adding one row here, its record struct below, one BPF handler and
- * one decoder/printer pair in user/events.c.
+ * that BPF emits on its own (name announcements, not attached anywhere).
+ * Adding a tracepoint means adding one row here, its record struct below
+ * (or reusing one), one BPF handler and one printer pair in user/events.c.
  */
 #define CT_EVENT_TABLE(X)						\
-	X(CT_EV_COMM,		comm,		"",	 "",		ct_comm) \
-	X(CT_EV_SCHED_SWITCH,	sched_switch,	"sched", "sched_switch", ct_sched_switch) \
-	X(CT_EV_TASK_RENAME,	task_rename,	"task",	 "task_rename",	ct_task_rename)
+	X(CT_EV_COMM,		comm,		"",	"",		ct_comm) \
+	X(CT_EV_IRQ_NAME,	irq_name,	"",	"",		ct_irq_name) \
+	X(CT_EV_SCHED_SWITCH,	sched_switch,	"sched", "sched_switch",	ct_sched_switch) \
+	X(CT_EV_SCHED_WAKEUP,	sched_wakeup,	"sched", "sched_wakeup",	ct_wakeup) \
+	X(CT_EV_SCHED_WAKEUP_NEW, sched_wakeup_new, "sched", "sched_wakeup_new", ct_wakeup) \
+	X(CT_EV_SCHED_WAKING,	sched_waking,	"sched", "sched_waking",	ct_wakeup) \
+	X(CT_EV_SCHED_MIGRATE_TASK, sched_migrate_task, "sched", "sched_migrate_task", ct_migrate) \
+	X(CT_EV_SCHED_PROCESS_FORK, sched_process_fork, "sched", "sched_process_fork", ct_fork) \
+	X(CT_EV_SCHED_PROCESS_EXEC, sched_process_exec, "sched", "sched_process_exec", ct_exec) \
+	X(CT_EV_SCHED_PROCESS_EXIT, sched_process_exit, "sched", "sched_process_exit", ct_exit) \
+	X(CT_EV_TASK_RENAME,	task_rename,	"task",	"task_rename",	ct_task_rename) \
+	X(CT_EV_CPU_IDLE,	cpu_idle,	"power", "cpu_idle",	ct_cpu_state) \
+	X(CT_EV_CPU_FREQUENCY,	cpu_frequency,	"power", "cpu_frequency", ct_cpu_state) \
+	X(CT_EV_IRQ_HANDLER_ENTRY, irq_handler_entry, "irq", "irq_handler_entry", ct_irq) \
+	X(CT_EV_IRQ_HANDLER_EXIT, irq_handler_exit, "irq", "irq_handler_exit", ct_irq) \
+	X(CT_EV_SOFTIRQ_ENTRY,	softirq_entry,	"irq",	"softirq_entry", ct_softirq) \
+	X(CT_EV_SOFTIRQ_EXIT,	softirq_exit,	"irq",	"softirq_exit",	ct_softirq) \
+	X(CT_EV_TIMER_EXPIRE_ENTRY, timer_expire_entry, "timer", "timer_expire_entry", ct_function) \
+	X(CT_EV_HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, "timer", "hrtimer_expire_entry", ct_function) \
+	X(CT_EV_WORKQUEUE_EXECUTE_START, workqueue_execute_start, "workqueue", "workqueue_execute_start", ct_function)
 
 enum ct_event_type {
 #define CT_X_ENUM(id, name, cat, tp, rec) id,
@@ -58,6 +77,8 @@ enum ct_event_type {
  *   type:  enum ct_event_type
  *   flags: CT_F_* bits
  *   cpu:   CPU the tracepoint fired on
+ * Records are 8-byte aligned in the ring, so sizes below are what one
+ * record costs there once the ring's own 8-byte header is added.
  */
 #define CT_RECORD_HEADER	\
 	__u64 ts;		\
@@ -78,17 +99,24 @@ struct ct_hdr {
  */
 #define CT_F_PID_MISMATCH	0x01
 
-/* The first time BPF meets a pid, it announces its name. */
+/* The first time BPF meets a pid, it announces its name (32 bytes). */
 struct ct_comm {
 	CT_RECORD_HEADER;
 	__u32 pid;
 	char comm[CT_COMM_LEN];
 };
 
+/* The first time BPF meets an irq, it announces its handler's name. */
+struct ct_irq_name {
+	CT_RECORD_HEADER;
+	__u32 irq;
+	char name[CT_IRQ_NAME_LEN];
+};
+
 /*
- * sched:sched_switch. prev_state is the tracepoint's value: bits 0..7 are
- * the reported task state (S D T t X Z P I), 0 is R, and bit 8 means the
- * task was preempted (printed as a '+' after the state).
+ * sched:sched_switch (24 bytes, 32 in the ring). prev_state is the
+ * tracepoint's value: bits 0..7 are the reported task state (S D T t X Z
+ * P I), 0 is R, and bit 8 means the task was preempted (printed as a '+').
  */
 struct ct_sched_switch {
 	CT_RECORD_HEADER;
@@ -101,6 +129,49 @@ struct ct_sched_switch {
 
 #define CT_STATE_PREEMPTED	0x100
 
+/* sched:sched_wakeup, sched_wakeup_new, sched_waking (24 bytes) */
+struct ct_wakeup {
+	CT_RECORD_HEADER;
+	__u32 pid;
+	__u16 target_cpu;
+	__u8 prio;
+	__u8 reserved;
+};
+
+/* sched:sched_migrate_task (24 bytes) */
+struct ct_migrate {
+	CT_RECORD_HEADER;
+	__u32 pid;
+	__u16 orig_cpu;
+	__u16 dest_cpu;
+	__u8 prio;
+	__u8 reserved[3];
+};
+
+/* sched:sched_process_fork (40 bytes); the child starts with this name */
+struct ct_fork {
+	CT_RECORD_HEADER;
+	__u32 parent_pid;
+	__u32 child_pid;
+	char child_comm[CT_COMM_LEN];
+};
+
+/* sched:sched_process_exec (128 bytes); long paths keep their head */
+struct ct_exec {
+	CT_RECORD_HEADER;
+	__u32 pid;
+	__u32 old_pid;
+	char filename[CT_FILENAME_LEN];
+};
+
+/* sched:sched_process_exit (24 bytes) */
+struct ct_exit {
+	CT_RECORD_HEADER;
+	__u32 pid;
+	__u8 prio;
+	__u8 reserved[3];
+};
+
 /* task:task_rename (also fired by exec): pid now runs under newcomm. */
 struct ct_task_rename {
 	CT_RECORD_HEADER;
@@ -109,12 +180,54 @@ struct ct_task_rename {
 };
 
 /*
- * Per-CPU counters, one slot per event type: records the handler tried to
- * write and records lost because the ring had no room.
+ * power:cpu_idle and power:cpu_frequency (24 bytes). For cpu_idle, state
+ * is the C-state index entered, CT_IDLE_EXIT when leaving idle; for
+ * cpu_frequency, the new frequency in kHz of cpu_id.
+ */
+struct ct_cpu_state {
+	CT_RECORD_HEADER;
+	__u32 state;
+	__u32 cpu_id;
+};
+
+#define CT_IDLE_EXIT		0xffffffffu
+
+/* irq:irq_handler_entry and irq_handler_exit (24 bytes) */
+struct ct_irq {
+	CT_RECORD_HEADER;
+	__u32 irq;
+	__s32 ret;		/* exit: IRQ_NONE 0, IRQ_HANDLED 1, ...; entry: 0 */
+};
+
+/* irq:softirq_entry and softirq_exit (16 bytes, 24 in the ring) */
+struct ct_softirq {
+	CT_RECORD_HEADER;
+	__u32 vec;
+};
+
+/*
+ * timer:timer_expire_entry, hrtimer_expire_entry and
+ * workqueue:workqueue_execute_start (24 bytes): the kernel function that
+ * runs, resolved to a symbol in user space.
+ */
+struct ct_function {
+	CT_RECORD_HEADER;
+	__u32 reserved;
+	__u64 function;
+};
+
+/*
+ * Per-CPU counters, one slot per event type: tracepoint hits the filters
+ * rejected, records the handler tried to write, and records lost because
+ * the ring had no room. received + lost == attempted once drained.
  */
 struct ct_counts {
+	__u64 filtered;
 	__u64 attempted;
 	__u64 lost;
 };
+
+/* limits of the filters set at load time */
+#define CT_MAX_CPUS		1024
 
 #endif /* CORETRACE_CT_ABI_H */

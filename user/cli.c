@@ -10,9 +10,15 @@ void ct_usage(FILE *out)
 {
 	fputs("usage: coretrace <command> [options]\n"
 	      "\n"
+	      "A low-overhead scheduler, power, interrupt and timer tracer. CO-RE\n"
+	      "BPF programs read the kernel's tracepoints through offsets relocated\n"
+	      "against the running kernel's BTF, so one binary works on every\n"
+	      "kernel with BTF.\n"
+	      "\n"
 	      "commands:\n"
-	      "  record     trace scheduler events and print them\n"
-	      "  version    print the version and the record ABI version\n"
+	      "  record     trace events and print them, one line each\n"
+	      "  list       list the events, whether this kernel has them, their size\n"
+	      "  version    print the version, record ABI and libbpf versions\n"
 	      "  help       show this help\n"
 	      "\n"
 	      "'coretrace <command> --help' shows a command's options.\n",
@@ -23,14 +29,60 @@ static void ct_record_usage(FILE *out)
 {
 	fputs("usage: coretrace record [options]\n"
 	      "\n"
-	      "Trace sched_switch (and task renames) until Ctrl-C, SIGTERM or\n"
-	      "the duration, one line per event, then a summary on stderr.\n"
+	      "Trace until Ctrl-C, SIGTERM or the end of --duration, one line per\n"
+	      "event on stdout, then a summary of records received and lost on\n"
+	      "stderr. Filters run in the kernel: what they reject never reaches\n"
+	      "the ring buffer.\n"
 	      "\n"
-	      "  -d, --duration SECONDS   stop after SECONDS (e.g. 5, 0.5, 200ms)\n"
-	      "  -b, --buffer-size SIZE   ring buffer size (e.g. 256K, 4M; default 4M)\n"
-	      "  -f, --format FORMAT      text (default) or json (one object a line)\n"
-	      "  -v, --verbose            more detail: per-event counts, libbpf log\n"
-	      "  -h, --help               show this help\n",
+	      "what to trace:\n"
+	      "  -e, --event EVENTS       events to trace, comma-separated: a name\n"
+	      "                           (sched_switch), group:name, group:* or all\n"
+	      "                           (default: all; see coretrace list)\n"
+	      "  -p, --pid PID            only events about the threads of process PID\n"
+	      "  -t, --tid TID            only events about thread TID\n"
+	      "  -c, --comm NAME          only events about tasks named NAME, or whose\n"
+	      "                           name starts with NAME when it ends in '*'\n"
+	      "  -C, --cpu CPUS           only events on these CPUs (e.g. 0,2-3)\n"
+	      "\n"
+	      "An event is about the task(s) it names (both sides of a switch, the\n"
+	      "woken task, the parent and the child of a fork); interrupt, timer,\n"
+	      "work and power events are about the task they interrupted.\n"
+	      "\n"
+	      "output and buffering:\n"
+	      "  -d, --duration SECONDS   stop after SECONDS (e.g. 5, 0.5, 200ms, 2m)\n"
+	      "  -f, --format FORMAT      text (default) or json, one object per line\n"
+	      "  -b, --buffer-size SIZE   ring buffer size, e.g. 256K, 16M (default 4M;\n"
+	      "                           rounded up to a power of two)\n"
+	      "      --per-cpu-rings      one ring per CPU (each of --buffer-size)\n"
+	      "                           instead of one shared ring\n"
+	      "      --wakeup MODE        batch (default: drain every 100 ms or when a\n"
+	      "                           ring is a quarter full) or always (wake the\n"
+	      "                           reader for every record)\n"
+	      "  -v, --verbose            counters every second and at exit; -vv also\n"
+	      "                           passes libbpf's log through\n"
+	      "  -h, --help               show this help\n"
+	      "\n"
+	      "exit status: 0 when tracing ended normally, 1 when it could not start\n"
+	      "(no privileges, no BTF) or failed, 2 for a bad command line.\n",
+	      out);
+}
+
+static void ct_list_usage(FILE *out)
+{
+	fputs("usage: coretrace list [-v]\n"
+	      "\n"
+	      "List every event coretrace can trace, its tracepoint, and whether\n"
+	      "the running kernel has it. -v adds each record's size, in the\n"
+	      "record and in the ring buffer (with the ring's 8-byte header).\n",
+	      out);
+}
+
+static void ct_version_usage(FILE *out)
+{
+	fputs("usage: coretrace version\n"
+	      "\n"
+	      "Print coretrace's version, its record ABI version (captures carry\n"
+	      "it) and the version of libbpf it was built with.\n",
 	      out);
 }
 
@@ -105,6 +157,168 @@ int ct_ring_size(uint64_t requested, uint32_t *size)
 	return 0;
 }
 
+uint64_t ct_all_events(void)
+{
+	uint64_t mask = 0;
+	int i;
+
+	for (i = 0; i < CT_EV_MAX; i++)
+		if (ct_events[i].tp_name[0])
+			mask |= 1ull << i;
+	return mask;
+}
+
+/* one item of -e: "name", "group:name", "group:*", "*" or "all" */
+static uint64_t ct_match_event(const char *item, size_t len)
+{
+	const char *colon = memchr(item, ':', len);
+	uint64_t mask = 0;
+	int i;
+
+	if ((len == 1 && item[0] == '*') || (len == 3 && !strncmp(item, "all", 3)))
+		return ct_all_events();
+	for (i = 0; i < CT_EV_MAX; i++) {
+		const struct ct_event_desc *d = &ct_events[i];
+		size_t cat_len;
+
+		if (!d->tp_name[0])
+			continue;
+		if (!colon) {
+			if (strlen(d->name) == len && !strncmp(d->name, item, len))
+				mask |= 1ull << i;
+			continue;
+		}
+		cat_len = (size_t)(colon - item);
+		if (strlen(d->tp_category) != cat_len ||
+		    strncmp(d->tp_category, item, cat_len))
+			continue;
+		if ((len - cat_len - 1 == 1 && colon[1] == '*') ||
+		    (strlen(d->tp_name) == len - cat_len - 1 &&
+		     !strncmp(d->tp_name, colon + 1, len - cat_len - 1)))
+			mask |= 1ull << i;
+	}
+	return mask;
+}
+
+static void ct_list_valid_events(FILE *err)
+{
+	const char *sep = "";
+	int i;
+
+	fputs("valid events are all, GROUP:* and", err);
+	for (i = 0; i < CT_EV_MAX; i++) {
+		if (!ct_events[i].tp_name[0])
+			continue;
+		fprintf(err, "%s %s:%s", sep, ct_events[i].tp_category,
+			ct_events[i].tp_name);
+		sep = ",";
+	}
+	fputs("\n", err);
+}
+
+int ct_parse_events(const char *arg, uint64_t *mask, FILE *err)
+{
+	uint64_t result = 0, one;
+	const char *p = arg;
+
+	if (!arg || !*arg) {
+		fputs("coretrace record: -e needs at least one event; ", err);
+		ct_list_valid_events(err);
+		return -EINVAL;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		one = len ? ct_match_event(p, len) : 0;
+		if (!one) {
+			fprintf(err, "coretrace record: unknown event '%.*s'; ",
+				(int)len, p);
+			ct_list_valid_events(err);
+			return -EINVAL;
+		}
+		result |= one;
+		p += len;
+		if (!*p)
+			break;
+		p++;	/* a comma: another item must follow */
+	}
+	*mask = result;
+	return 0;
+}
+
+static int ct_parse_uint(const char **p, unsigned long *value)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return -EINVAL;
+	errno = 0;
+	*value = strtoul(*p, &end, 10);
+	if (errno)
+		return -ERANGE;
+	*p = end;
+	return 0;
+}
+
+int ct_parse_cpus(const char *arg, uint8_t *cpus)
+{
+	uint8_t parsed[CT_MAX_CPUS] = { 0 };
+	unsigned long first, last, cpu;
+	const char *p = arg;
+
+	if (!arg || !*arg)
+		return -EINVAL;
+	for (;;) {
+		if (ct_parse_uint(&p, &first))
+			return -EINVAL;
+		last = first;
+		if (*p == '-') {
+			p++;
+			if (ct_parse_uint(&p, &last) || last < first)
+				return -EINVAL;
+		}
+		if (last >= CT_MAX_CPUS)
+			return -ERANGE;
+		for (cpu = first; cpu <= last; cpu++)
+			parsed[cpu] = 1;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return -EINVAL;
+	}
+	memcpy(cpus, parsed, sizeof(parsed));
+	return 0;
+}
+
+int ct_parse_pid(const char *arg, uint32_t *pid)
+{
+	const char *p = arg;
+	unsigned long value;
+
+	if (!arg || ct_parse_uint(&p, &value) || *p)
+		return -EINVAL;
+	if (value == 0 || value > CT_PID_MAX)
+		return -ERANGE;
+	*pid = (uint32_t)value;
+	return 0;
+}
+
+int ct_parse_comm(const char *arg, char *comm, uint32_t *len, bool *prefix)
+{
+	size_t n = arg ? strlen(arg) : 0;
+	bool is_prefix = n > 0 && arg[n - 1] == '*';
+
+	if (is_prefix)
+		n--;
+	if (n == 0 || n >= CT_COMM_LEN || memchr(arg, '*', n))
+		return -EINVAL;
+	memset(comm, 0, CT_COMM_LEN);
+	memcpy(comm, arg, n);
+	*len = (uint32_t)n;
+	*prefix = is_prefix;
+	return 0;
+}
+
 static int ct_parse_format(const char *arg, enum ct_format *fmt)
 {
 	if (!strcmp(arg, "text"))
@@ -117,75 +331,194 @@ static int ct_parse_format(const char *arg, enum ct_format *fmt)
 }
 
 /* Name the option getopt stumbled on: "-x" for short ones, else the word. */
-static void ct_bad_option(FILE *err, const char *what, char **argv, int opt)
+static void ct_bad_option(FILE *err, const char *cmd, const char *what,
+			  char **argv, int opt)
 {
 	if (opt)
-		fprintf(err, "coretrace record: %s '-%c' (see coretrace record --help)\n",
-			what, opt);
+		fprintf(err, "coretrace %s: %s '-%c' (see coretrace %s --help)\n",
+			cmd, what, opt, cmd);
 	else
-		fprintf(err, "coretrace record: %s '%s' (see coretrace record --help)\n",
-			what, argv[optind - 1]);
+		fprintf(err, "coretrace %s: %s '%s' (see coretrace %s --help)\n",
+			cmd, what, argv[optind - 1], cmd);
+}
+
+enum {
+	CT_OPT_PER_CPU_RINGS = 256,
+	CT_OPT_WAKEUP,
+};
+
+/* One option of `record`; returns 0 or prints why it is wrong. */
+static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
+{
+	uint64_t bytes;
+
+	switch (c) {
+	case 'd':
+		if (!ct_parse_seconds(optarg, &opts->duration))
+			return 0;
+		fprintf(err, "coretrace record: invalid duration '%s' (want seconds, e.g. 5, 0.5, 200ms)\n",
+			optarg);
+		return -1;
+	case 'b':
+		if (!ct_parse_size(optarg, &bytes) &&
+		    !ct_ring_size(bytes, &opts->buffer_size))
+			return 0;
+		fprintf(err, "coretrace record: invalid buffer size '%s' (want 4K to 1G, e.g. 256K, 4M)\n",
+			optarg);
+		return -1;
+	case 'f':
+		if (!ct_parse_format(optarg, &opts->format))
+			return 0;
+		fprintf(err, "coretrace record: unknown format '%s' (want text or json)\n",
+			optarg);
+		return -1;
+	case 'e':
+		return ct_parse_events(optarg, &opts->events, err) ? -1 : 0;
+	case 'p':
+	case 't':
+		if (!ct_parse_pid(optarg, c == 'p' ? &opts->pid : &opts->tid))
+			return 0;
+		fprintf(err, "coretrace record: invalid %s '%s' (want a number from 1 to %d)\n",
+			c == 'p' ? "pid" : "tid", optarg, CT_PID_MAX);
+		return -1;
+	case 'c':
+		if (!ct_parse_comm(optarg, opts->comm, &opts->comm_len,
+				   &opts->comm_prefix))
+			return 0;
+		fprintf(err, "coretrace record: invalid task name '%s' (want 1 to 15 characters, optionally ending in '*')\n",
+			optarg);
+		return -1;
+	case 'C':
+		if (!ct_parse_cpus(optarg, opts->cpus)) {
+			opts->cpus_set = true;
+			return 0;
+		}
+		fprintf(err, "coretrace record: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n",
+			optarg, CT_MAX_CPUS);
+		return -1;
+	case CT_OPT_PER_CPU_RINGS:
+		opts->per_cpu_rings = true;
+		return 0;
+	case CT_OPT_WAKEUP:
+		if (!strcmp(optarg, "batch") || !strcmp(optarg, "always")) {
+			opts->wakeup_always = !strcmp(optarg, "always");
+			return 0;
+		}
+		fprintf(err, "coretrace record: unknown wakeup mode '%s' (want batch or always)\n",
+			optarg);
+		return -1;
+	case 'v':
+		opts->verbose++;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 			 FILE *out, FILE *err)
 {
 	static const struct option longopts[] = {
-		{ "duration",	 required_argument, NULL, 'd' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "format",	 required_argument, NULL, 'f' },
-		{ "verbose",	 no_argument,	    NULL, 'v' },
-		{ "help",	 no_argument,	    NULL, 'h' },
+		{ "duration",	   required_argument, NULL, 'd' },
+		{ "buffer-size",   required_argument, NULL, 'b' },
+		{ "format",	   required_argument, NULL, 'f' },
+		{ "event",	   required_argument, NULL, 'e' },
+		{ "pid",	   required_argument, NULL, 'p' },
+		{ "tid",	   required_argument, NULL, 't' },
+		{ "comm",	   required_argument, NULL, 'c' },
+		{ "cpu",	   required_argument, NULL, 'C' },
+		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
+		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
+		{ "verbose",	   no_argument,	      NULL, 'v' },
+		{ "help",	   no_argument,	      NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t bytes;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
 	opts->format = CT_FORMAT_TEXT;
+	opts->events = ct_all_events();
 	optind = 0;	/* glibc: rescan from the start, tests parse many times */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:b:f:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (ct_parse_seconds(optarg, &opts->duration)) {
-				fprintf(err, "coretrace record: invalid duration '%s' (want seconds, e.g. 5, 0.5, 200ms)\n",
-					optarg);
-				return CT_PARSE_ERROR;
-			}
-			break;
-		case 'b':
-			if (ct_parse_size(optarg, &bytes) ||
-			    ct_ring_size(bytes, &opts->buffer_size)) {
-				fprintf(err, "coretrace record: invalid buffer size '%s' (want 4K to 1G, e.g. 256K, 4M)\n",
-					optarg);
-				return CT_PARSE_ERROR;
-			}
-			break;
-		case 'f':
-			if (ct_parse_format(optarg, &opts->format)) {
-				fprintf(err, "coretrace record: unknown format '%s' (want text or json)\n",
-					optarg);
-				return CT_PARSE_ERROR;
-			}
-			break;
-		case 'v':
-			opts->verbose++;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:vh", longopts,
+				NULL)) != -1) {
+		if (c == 'h') {
 			ct_record_usage(out);
 			return CT_PARSE_EXIT;
-		case ':':
-			ct_bad_option(err, "option needs a value", argv, optopt);
+		}
+		if (c == ':') {
+			ct_bad_option(err, "record", "option needs a value", argv,
+				      optopt);
 			return CT_PARSE_ERROR;
-		default:
-			ct_bad_option(err, "unknown option", argv, optopt);
+		}
+		if (c == '?') {
+			ct_bad_option(err, "record", "unknown option", argv, optopt);
+			return CT_PARSE_ERROR;
+		}
+		if (ct_record_option(c, opts, err))
+			return CT_PARSE_ERROR;
+	}
+	if (optind < argc) {
+		fprintf(err, "coretrace record: unexpected argument '%s'\n",
+			argv[optind]);
+		return CT_PARSE_ERROR;
+	}
+	return CT_PARSE_OK;
+}
+
+int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
+		       FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help",    no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+vh", longopts, NULL)) != -1) {
+		if (c == 'v') {
+			opts->verbose++;
+		} else if (c == 'h') {
+			ct_list_usage(out);
+			return CT_PARSE_EXIT;
+		} else {
+			ct_bad_option(err, "list", "unknown option", argv, optopt);
 			return CT_PARSE_ERROR;
 		}
 	}
 	if (optind < argc) {
-		fprintf(err, "coretrace record: unexpected argument '%s'\n",
+		fprintf(err, "coretrace list: unexpected argument '%s'\n",
+			argv[optind]);
+		return CT_PARSE_ERROR;
+	}
+	return CT_PARSE_OK;
+}
+
+int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			ct_version_usage(out);
+			return CT_PARSE_EXIT;
+		}
+		ct_bad_option(err, "version", "unknown option", argv, optopt);
+		return CT_PARSE_ERROR;
+	}
+	if (optind < argc) {
+		fprintf(err, "coretrace version: unexpected argument '%s'\n",
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}

@@ -3,6 +3,7 @@
 #ifndef CORETRACE_CLI_H
 #define CORETRACE_CLI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "events.h"
@@ -16,10 +17,28 @@
 #define CT_EXIT_FAILURE		1	/* runtime: no privileges, no BTF... */
 #define CT_EXIT_USAGE		2	/* bad command line */
 
+#define CT_PID_MAX		4194304	/* the kernel's PID_MAX_LIMIT */
+
+_Static_assert(CT_EV_MAX <= 64, "event masks are 64 bits");
+
 struct ct_record_opts {
 	double duration;	/* seconds, 0: until SIGINT/SIGTERM */
-	uint32_t buffer_size;	/* ring buffer bytes, a power of two */
+	uint32_t buffer_size;	/* ring buffer bytes (per ring), a power of two */
 	enum ct_format format;
+	int verbose;
+	uint64_t events;	/* 1 << type for each event to trace */
+	uint32_t pid;		/* -p: process (tgid), 0 = any */
+	uint32_t tid;		/* -t: thread, 0 = any */
+	char comm[CT_COMM_LEN];	/* -c: name, "" = any */
+	uint32_t comm_len;
+	bool comm_prefix;	/* -c NAME*: NAME is a prefix */
+	bool cpus_set;		/* -C given */
+	uint8_t cpus[CT_MAX_CPUS];
+	bool per_cpu_rings;	/* --per-cpu-rings */
+	bool wakeup_always;	/* --wakeup=always */
+};
+
+struct ct_list_opts {
 	int verbose;
 };
 
@@ -35,10 +54,30 @@ int ct_parse_seconds(const char *arg, double *seconds);
 int ct_parse_size(const char *arg, uint64_t *bytes);
 /* round up to a power of two within the ring buffer's limits */
 int ct_ring_size(uint64_t requested, uint32_t *size);
+/*
+ * "sched_switch,irq:*,timer:hrtimer_expire_entry", "all": the events to
+ * trace as a mask of 1 << type. On error, one sentence naming the bad
+ * item and the valid ones goes to @err.
+ */
+int ct_parse_events(const char *arg, uint64_t *mask, FILE *err);
+/* "0,2-3": CPUs into @cpus (CT_MAX_CPUS flags) */
+int ct_parse_cpus(const char *arg, uint8_t *cpus);
+/* a pid or tid: 1 .. CT_PID_MAX */
+int ct_parse_pid(const char *arg, uint32_t *pid);
+/* "bash" or "kworker*": a task name to match, 1..15 bytes */
+int ct_parse_comm(const char *arg, char *comm, uint32_t *len, bool *prefix);
+/* every event that has a tracepoint */
+uint64_t ct_all_events(void);
 
 /* Parse `record`'s options (argv[0] is "record"). */
 int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 			 FILE *out, FILE *err);
+
+/* Parse `list`'s options (argv[0] is "list"). */
+int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
+		       FILE *out, FILE *err);
+/* Parse `version`'s options: only --help. */
+int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 
 void ct_usage(FILE *out);
 

@@ -135,24 +135,409 @@ static void ct_text_task_rename(struct ct_buf *b, const union ct_record *rec,
 				const struct ct_print_ctx *pctx)
 {
 	const struct ct_task_rename *rn = &rec->task_rename;
+	char old[CT_COMM_LEN + 16];
 
 	ct_text_prefix(b, rec, rn->pid, pctx);
-	ct_buf_printf(b, "pid=%u newcomm=%s", rn->pid, rn->newcomm);
+	ct_buf_printf(b, "pid=%u oldcomm=%s newcomm=%s", rn->pid,
+		      ct_comm_name(pctx->comms, rn->pid, rn->cpu, old,
+				   sizeof(old)), rn->newcomm);
 }
 
 static void ct_json_task_rename(struct ct_buf *b, const union ct_record *rec,
 				const struct ct_print_ctx *pctx)
 {
 	const struct ct_task_rename *rn = &rec->task_rename;
+	char old[CT_COMM_LEN + 16];
 
-	(void)pctx;
-	ct_buf_printf(b, ",\"pid\":%u,\"newcomm\":", rn->pid);
+	ct_buf_printf(b, ",\"pid\":%u,\"oldcomm\":", rn->pid);
+	ct_buf_json_str(b, ct_comm_name(pctx->comms, rn->pid, rn->cpu, old,
+					sizeof(old)), sizeof(old));
+	ct_buf_printf(b, ",\"newcomm\":");
 	ct_buf_json_str(b, rn->newcomm, sizeof(rn->newcomm));
 }
 
-/* comm records only feed the comm cache; they print nothing */
+/* "comm=NAME pid=N" of @pid, for the events about one task */
+static void ct_text_task(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			 uint32_t pid, unsigned int cpu)
+{
+	char name[CT_COMM_LEN + 16];
+
+	ct_buf_printf(b, "comm=%s pid=%u",
+		      ct_comm_name(pctx->comms, pid, cpu, name, sizeof(name)),
+		      pid);
+}
+
+static void ct_json_task(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			 const char *comm_key, const char *pid_key,
+			 uint32_t pid, unsigned int cpu)
+{
+	char name[CT_COMM_LEN + 16];
+
+	ct_buf_printf(b, ",\"%s\":", comm_key);
+	ct_buf_json_str(b, ct_comm_name(pctx->comms, pid, cpu, name,
+					sizeof(name)), sizeof(name));
+	ct_buf_printf(b, ",\"%s\":%u", pid_key, pid);
+}
+
+/* the current task is unknown for most events: the prefix names the
+ * task the event is about, as perf and trace-cmd name the current one */
+static void ct_text_wakeup(struct ct_buf *b, const union ct_record *rec,
+			   const struct ct_print_ctx *pctx)
+{
+	const struct ct_wakeup *w = &rec->wakeup;
+
+	ct_text_prefix(b, rec, w->pid, pctx);
+	ct_text_task(b, pctx, w->pid, w->cpu);
+	ct_buf_printf(b, " prio=%u target_cpu=%03u", w->prio, w->target_cpu);
+}
+
+static void ct_json_wakeup(struct ct_buf *b, const union ct_record *rec,
+			   const struct ct_print_ctx *pctx)
+{
+	const struct ct_wakeup *w = &rec->wakeup;
+
+	ct_json_task(b, pctx, "comm", "pid", w->pid, w->cpu);
+	ct_buf_printf(b, ",\"prio\":%u,\"target_cpu\":%u", w->prio,
+		      w->target_cpu);
+}
+
+#define ct_text_sched_wakeup		ct_text_wakeup
+#define ct_text_sched_wakeup_new	ct_text_wakeup
+#define ct_text_sched_waking		ct_text_wakeup
+#define ct_json_sched_wakeup		ct_json_wakeup
+#define ct_json_sched_wakeup_new	ct_json_wakeup
+#define ct_json_sched_waking		ct_json_wakeup
+
+static void ct_text_sched_migrate_task(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_migrate *m = &rec->migrate;
+
+	ct_text_prefix(b, rec, m->pid, pctx);
+	ct_text_task(b, pctx, m->pid, m->cpu);
+	ct_buf_printf(b, " prio=%u orig_cpu=%u dest_cpu=%u", m->prio,
+		      m->orig_cpu, m->dest_cpu);
+}
+
+static void ct_json_sched_migrate_task(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_migrate *m = &rec->migrate;
+
+	ct_json_task(b, pctx, "comm", "pid", m->pid, m->cpu);
+	ct_buf_printf(b, ",\"prio\":%u,\"orig_cpu\":%u,\"dest_cpu\":%u",
+		      m->prio, m->orig_cpu, m->dest_cpu);
+}
+
+static void ct_text_sched_process_fork(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_fork *f = &rec->fork;
+
+	ct_text_prefix(b, rec, f->parent_pid, pctx);
+	ct_text_task(b, pctx, f->parent_pid, f->cpu);
+	ct_buf_printf(b, " child_comm=%s child_pid=%u", f->child_comm,
+		      f->child_pid);
+}
+
+static void ct_json_sched_process_fork(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_fork *f = &rec->fork;
+
+	ct_json_task(b, pctx, "parent_comm", "parent_pid", f->parent_pid,
+		     f->cpu);
+	ct_buf_printf(b, ",\"child_comm\":");
+	ct_buf_json_str(b, f->child_comm, sizeof(f->child_comm));
+	ct_buf_printf(b, ",\"child_pid\":%u", f->child_pid);
+}
+
+static void ct_text_sched_process_exec(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_exec *e = &rec->exec;
+
+	ct_text_prefix(b, rec, e->pid, pctx);
+	ct_buf_printf(b, "filename=%s pid=%u old_pid=%u", e->filename, e->pid,
+		      e->old_pid);
+}
+
+static void ct_json_sched_process_exec(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_exec *e = &rec->exec;
+
+	(void)pctx;
+	ct_buf_printf(b, ",\"filename\":");
+	ct_buf_json_str(b, e->filename, sizeof(e->filename));
+	ct_buf_printf(b, ",\"pid\":%u,\"old_pid\":%u", e->pid, e->old_pid);
+}
+
+static void ct_text_sched_process_exit(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_exit *e = &rec->exit;
+
+	ct_text_prefix(b, rec, e->pid, pctx);
+	ct_text_task(b, pctx, e->pid, e->cpu);
+	ct_buf_printf(b, " prio=%u", e->prio);
+}
+
+static void ct_json_sched_process_exit(struct ct_buf *b,
+				       const union ct_record *rec,
+				       const struct ct_print_ctx *pctx)
+{
+	const struct ct_exit *e = &rec->exit;
+
+	ct_json_task(b, pctx, "comm", "pid", e->pid, e->cpu);
+	ct_buf_printf(b, ",\"prio\":%u", e->prio);
+}
+
+/* the per-CPU events name no task: the prefix shows "-" for it */
+static void ct_text_cpu_prefix(struct ct_buf *b, const union ct_record *rec)
+{
+	unsigned long long ts = rec->hdr.ts;
+
+	ct_buf_printf(b, "%16s-%-7s [%03u] %5llu.%06llu: %s: ", "", "",
+		      rec->hdr.cpu, ts / 1000000000ull,
+		      ts % 1000000000ull / 1000ull,
+		      ct_events[rec->hdr.type].name);
+}
+
+static void ct_text_cpu_idle(struct ct_buf *b, const union ct_record *rec,
+			     const struct ct_print_ctx *pctx)
+{
+	const struct ct_cpu_state *c = &rec->cpu_state;
+
+	(void)pctx;
+	ct_text_cpu_prefix(b, rec);
+	if (c->state == CT_IDLE_EXIT)
+		ct_buf_printf(b, "state=-1 cpu_id=%u (exit)", c->cpu_id);
+	else
+		ct_buf_printf(b, "state=%u cpu_id=%u", c->state, c->cpu_id);
+}
+
+static void ct_json_cpu_idle(struct ct_buf *b, const union ct_record *rec,
+			     const struct ct_print_ctx *pctx)
+{
+	const struct ct_cpu_state *c = &rec->cpu_state;
+
+	(void)pctx;
+	ct_buf_printf(b, ",\"state\":%d,\"cpu_id\":%u",
+		      c->state == CT_IDLE_EXIT ? -1 : (int)(c->state & 0x7fffffff),
+		      c->cpu_id);
+}
+
+static void ct_text_cpu_frequency(struct ct_buf *b, const union ct_record *rec,
+				  const struct ct_print_ctx *pctx)
+{
+	const struct ct_cpu_state *c = &rec->cpu_state;
+
+	(void)pctx;
+	ct_text_cpu_prefix(b, rec);
+	ct_buf_printf(b, "state=%u cpu_id=%u", c->state, c->cpu_id);
+}
+
+static void ct_json_cpu_frequency(struct ct_buf *b, const union ct_record *rec,
+				  const struct ct_print_ctx *pctx)
+{
+	const struct ct_cpu_state *c = &rec->cpu_state;
+
+	(void)pctx;
+	ct_buf_printf(b, ",\"state\":%u,\"cpu_id\":%u", c->state, c->cpu_id);
+}
+
+static const char *ct_irq_name_of(const struct ct_print_ctx *pctx,
+				  uint32_t irq)
+{
+	const char *name = pctx->irqs ? ct_irq_names_get(pctx->irqs, irq) : NULL;
+
+	return name ? name : "?";
+}
+
+static void ct_text_irq_handler_entry(struct ct_buf *b,
+				      const union ct_record *rec,
+				      const struct ct_print_ctx *pctx)
+{
+	ct_text_cpu_prefix(b, rec);
+	ct_buf_printf(b, "irq=%u name=%s", rec->irq.irq,
+		      ct_irq_name_of(pctx, rec->irq.irq));
+}
+
+static void ct_json_irq_handler_entry(struct ct_buf *b,
+				      const union ct_record *rec,
+				      const struct ct_print_ctx *pctx)
+{
+	ct_buf_printf(b, ",\"irq\":%u,\"name\":", rec->irq.irq);
+	ct_buf_json_str(b, ct_irq_name_of(pctx, rec->irq.irq), CT_IRQ_NAME_LEN);
+}
+
+static const char *ct_irq_ret_str(int32_t ret)
+{
+	return ret ? "handled" : "unhandled";
+}
+
+static void ct_text_irq_handler_exit(struct ct_buf *b,
+				     const union ct_record *rec,
+				     const struct ct_print_ctx *pctx)
+{
+	(void)pctx;
+	ct_text_cpu_prefix(b, rec);
+	ct_buf_printf(b, "irq=%u ret=%s", rec->irq.irq,
+		      ct_irq_ret_str(rec->irq.ret));
+}
+
+static void ct_json_irq_handler_exit(struct ct_buf *b,
+				     const union ct_record *rec,
+				     const struct ct_print_ctx *pctx)
+{
+	(void)pctx;
+	ct_buf_printf(b, ",\"irq\":%u,\"ret\":\"%s\"", rec->irq.irq,
+		      ct_irq_ret_str(rec->irq.ret));
+}
+
+const char *ct_softirq_name(unsigned int vec)
+{
+	/* the kernel's softirq_to_name[], in vector order (6.1) */
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+		"TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
+}
+
+static void ct_text_softirq(struct ct_buf *b, const union ct_record *rec,
+			    const struct ct_print_ctx *pctx)
+{
+	(void)pctx;
+	ct_text_cpu_prefix(b, rec);
+	ct_buf_printf(b, "vec=%u [action=%s]", rec->softirq.vec,
+		      ct_softirq_name(rec->softirq.vec));
+}
+
+static void ct_json_softirq(struct ct_buf *b, const union ct_record *rec,
+			    const struct ct_print_ctx *pctx)
+{
+	(void)pctx;
+	ct_buf_printf(b, ",\"vec\":%u,\"action\":\"%s\"", rec->softirq.vec,
+		      ct_softirq_name(rec->softirq.vec));
+}
+
+#define ct_text_softirq_entry	ct_text_softirq
+#define ct_text_softirq_exit	ct_text_softirq
+#define ct_json_softirq_entry	ct_json_softirq
+#define ct_json_softirq_exit	ct_json_softirq
+
+static void ct_text_function(struct ct_buf *b, const union ct_record *rec,
+			     const struct ct_print_ctx *pctx)
+{
+	const char *sym = pctx->ksyms ?
+		ct_ksyms_lookup(pctx->ksyms, rec->function.function) : NULL;
+
+	ct_text_cpu_prefix(b, rec);
+	if (sym)
+		ct_buf_printf(b, "function=%s", sym);
+	else
+		ct_buf_printf(b, "function=0x%llx",
+			      (unsigned long long)rec->function.function);
+}
+
+static void ct_json_function(struct ct_buf *b, const union ct_record *rec,
+			     const struct ct_print_ctx *pctx)
+{
+	const char *sym = pctx->ksyms ?
+		ct_ksyms_lookup(pctx->ksyms, rec->function.function) : NULL;
+
+	ct_buf_printf(b, ",\"function\":");
+	if (sym)
+		ct_buf_json_str(b, sym, 256);
+	else
+		ct_buf_printf(b, "\"0x%llx\"",
+			      (unsigned long long)rec->function.function);
+	ct_buf_printf(b, ",\"address\":\"0x%llx\"",
+		      (unsigned long long)rec->function.function);
+}
+
+#define ct_text_timer_expire_entry	ct_text_function
+#define ct_text_hrtimer_expire_entry	ct_text_function
+#define ct_text_workqueue_execute_start	ct_text_function
+#define ct_json_timer_expire_entry	ct_json_function
+#define ct_json_hrtimer_expire_entry	ct_json_function
+#define ct_json_workqueue_execute_start	ct_json_function
+
+/* name announcements only feed the tables; they print nothing */
 #define ct_text_comm NULL
 #define ct_json_comm NULL
+#define ct_text_irq_name NULL
+#define ct_json_irq_name NULL
+
+static uint32_t ct_irq_slot(uint32_t irq)
+{
+	return (irq * 2654435761u) % CT_IRQ_SLOTS;
+}
+
+void ct_irq_names_set(struct ct_irq_names *names, uint32_t irq,
+		      const char *name)
+{
+	uint32_t i, idx = ct_irq_slot(irq);
+	size_t len = strnlen(name, CT_IRQ_NAME_LEN - 1);
+
+	for (i = 0; i < CT_IRQ_SLOTS; i++, idx = (idx + 1) % CT_IRQ_SLOTS)
+		if (!names->slot[idx].used || names->slot[idx].irq == irq)
+			break;
+	if (i == CT_IRQ_SLOTS)
+		idx = ct_irq_slot(irq);	/* full: replace the home slot */
+	names->slot[idx].irq = irq;
+	names->slot[idx].used = 1;
+	memcpy(names->slot[idx].name, name, len);
+	names->slot[idx].name[len] = '\0';
+}
+
+const char *ct_irq_names_get(const struct ct_irq_names *names, uint32_t irq)
+{
+	uint32_t i, idx = ct_irq_slot(irq);
+
+	for (i = 0; i < CT_IRQ_SLOTS; i++, idx = (idx + 1) % CT_IRQ_SLOTS) {
+		if (!names->slot[idx].used)
+			return NULL;
+		if (names->slot[idx].irq == irq)
+			return names->slot[idx].name;
+	}
+	return NULL;
+}
+
+void ct_learn_names(const union ct_record *rec, struct ct_comm_cache *comms,
+		    struct ct_irq_names *irqs)
+{
+	switch (rec->hdr.type) {
+	case CT_EV_COMM:
+		ct_comm_cache_set(comms, rec->comm.pid, rec->comm.comm);
+		break;
+	case CT_EV_TASK_RENAME:
+		ct_comm_cache_set(comms, rec->task_rename.pid,
+				  rec->task_rename.newcomm);
+		break;
+	case CT_EV_SCHED_PROCESS_FORK:
+		ct_comm_cache_set(comms, rec->fork.child_pid,
+				  rec->fork.child_comm);
+		break;
+	case CT_EV_IRQ_NAME:
+		if (irqs)
+			ct_irq_names_set(irqs, rec->irq_name.irq,
+					 rec->irq_name.name);
+		break;
+	default:
+		break;
+	}
+}
 
 const struct ct_event_desc ct_events[CT_EV_MAX] = {
 #define CT_X_DESC(id, ev, cat, tp, rec)				\
@@ -186,8 +571,17 @@ static void ct_terminate_strings(union ct_record *rec)
 	case CT_EV_COMM:
 		rec->comm.comm[CT_COMM_LEN - 1] = '\0';
 		break;
+	case CT_EV_IRQ_NAME:
+		rec->irq_name.name[CT_IRQ_NAME_LEN - 1] = '\0';
+		break;
 	case CT_EV_TASK_RENAME:
 		rec->task_rename.newcomm[CT_COMM_LEN - 1] = '\0';
+		break;
+	case CT_EV_SCHED_PROCESS_FORK:
+		rec->fork.child_comm[CT_COMM_LEN - 1] = '\0';
+		break;
+	case CT_EV_SCHED_PROCESS_EXEC:
+		rec->exec.filename[CT_FILENAME_LEN - 1] = '\0';
 		break;
 	default:
 		break;

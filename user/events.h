@@ -11,14 +11,43 @@
 #include <stdint.h>
 #include "ct_abi.h"
 #include "comm_cache.h"
+#include "ksyms.h"
 
 /* A validated record: the raw bytes copied into the matching layout. */
 union ct_record {
 	struct ct_hdr hdr;
 	struct ct_comm comm;
+	struct ct_irq_name irq_name;
 	struct ct_sched_switch sched_switch;
+	struct ct_wakeup wakeup;
+	struct ct_migrate migrate;
+	struct ct_fork fork;
+	struct ct_exec exec;
+	struct ct_exit exit;
 	struct ct_task_rename task_rename;
+	struct ct_cpu_state cpu_state;
+	struct ct_irq irq;
+	struct ct_softirq softirq;
+	struct ct_function function;
 };
+
+/* irq number -> handler name, fed by irq_name records; bounded */
+#define CT_IRQ_SLOTS	512
+
+struct ct_irq_names {
+	struct {
+		uint32_t irq;
+		uint32_t used;
+		char name[CT_IRQ_NAME_LEN];
+	} slot[CT_IRQ_SLOTS];
+};
+
+void ct_irq_names_set(struct ct_irq_names *names, uint32_t irq,
+		      const char *name);
+const char *ct_irq_names_get(const struct ct_irq_names *names, uint32_t irq);
+
+/* the kernel's names of the softirq vectors ("TIMER", "NET_RX"...) */
+const char *ct_softirq_name(unsigned int vec);
 
 enum ct_format {
 	CT_FORMAT_TEXT,
@@ -28,6 +57,8 @@ enum ct_format {
 /* What the printers need besides the record itself. */
 struct ct_print_ctx {
 	const struct ct_comm_cache *comms;
+	struct ct_ksyms *ksyms;			/* may be NULL */
+	const struct ct_irq_names *irqs;	/* may be NULL */
 };
 
 /*
@@ -84,6 +115,13 @@ const char *ct_decode_strerror(int err);
  */
 int ct_format(enum ct_format fmt, const union ct_record *rec,
 	      const struct ct_print_ctx *pctx, char *buf, size_t len);
+
+/*
+ * Feed the name tables from @rec (comm, irq_name, fork, task_rename).
+ * Call after printing @rec, so a rename line still shows the old name.
+ */
+void ct_learn_names(const union ct_record *rec, struct ct_comm_cache *comms,
+		    struct ct_irq_names *irqs);
 
 /* sched_switch prev_state as ftrace prints it ("S", "R+", "D|K"...). */
 const char *ct_task_state_str(unsigned int state, char *buf, size_t len);

@@ -3,24 +3,39 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "list.h"
 #include "record.h"
 
-#ifndef CT_VERSION
-#define CT_VERSION "0.1.0"
-#endif
+static int ct_parse_exit(int parsed)
+{
+	return parsed == CT_PARSE_EXIT ? CT_EXIT_OK : CT_EXIT_USAGE;
+}
 
 static int ct_cmd_record(int argc, char **argv)
 {
 	struct ct_record_opts opts;
+	int parsed = ct_parse_record_args(argc, argv, &opts, stdout, stderr);
 
-	switch (ct_parse_record_args(argc, argv, &opts, stdout, stderr)) {
-	case CT_PARSE_OK:
-		return ct_record(&opts);
-	case CT_PARSE_EXIT:
-		return CT_EXIT_OK;
-	default:
-		return CT_EXIT_USAGE;
-	}
+	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
+}
+
+static int ct_cmd_list(int argc, char **argv)
+{
+	struct ct_list_opts opts;
+	int parsed = ct_parse_list_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_list(&opts, stdout) :
+				       ct_parse_exit(parsed);
+}
+
+static int ct_cmd_version(int argc, char **argv)
+{
+	int parsed = ct_parse_version_args(argc, argv, stdout, stderr);
+
+	if (parsed != CT_PARSE_OK)
+		return ct_parse_exit(parsed);
+	ct_version(stdout);
+	return CT_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -33,11 +48,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return ct_cmd_record(argc - 1, argv + 1);
-	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-		printf("coretrace %s (record ABI %d)\n", CT_VERSION,
-		       CT_ABI_VERSION);
-		return CT_EXIT_OK;
-	}
+	if (!strcmp(cmd, "list"))
+		return ct_cmd_list(argc - 1, argv + 1);
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
+		return ct_cmd_version(argc - 1, argv + 1);
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "-h")) {
 		ct_usage(stdout);

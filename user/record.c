@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `coretrace record`: load the BPF object, attach its programs, drain the
- * ring buffer until told to stop, and account for every record.
+ * `coretrace record`: configure and load the BPF object, attach the
+ * programs of the selected events, drain the ring buffer(s) until told to
+ * stop, and account for every record.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
@@ -24,8 +27,12 @@
 struct ct_session {
 	const struct ct_record_opts *opts;
 	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct ct_ksyms ksyms;
 	struct ct_print_ctx pctx;
 	FILE *out;
+	bool out_closed;		/* output failed: stop writing */
+	bool pipe_closed;		/* EPIPE: the reader went away, be quiet */
 	unsigned long long received[CT_EV_MAX];
 	unsigned long long corrupt;
 	char line[CT_LINE_MAX];
@@ -43,8 +50,8 @@ static void ct_on_signal(int sig)
 static int ct_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			   va_list args)
 {
-	if ((level == LIBBPF_INFO && ct_libbpf_verbosity < 1) ||
-	    (level == LIBBPF_DEBUG && ct_libbpf_verbosity < 2))
+	/* -vv passes libbpf's own log through; by default only its warnings */
+	if (level != LIBBPF_WARN && ct_libbpf_verbosity < 2)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
@@ -59,6 +66,8 @@ static void ct_install_signals(void)
 	/* no SA_RESTART: a signal must interrupt the ring's epoll wait */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed pipe shows up as EPIPE, and we end quietly */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static double ct_now(void)
@@ -67,16 +76,6 @@ static double ct_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Remember the names BPF announces, after printing what used the old one. */
-static void ct_learn_comm(struct ct_session *s, const union ct_record *rec)
-{
-	if (rec->hdr.type == CT_EV_COMM)
-		ct_comm_cache_set(&s->comms, rec->comm.pid, rec->comm.comm);
-	else if (rec->hdr.type == CT_EV_TASK_RENAME)
-		ct_comm_cache_set(&s->comms, rec->task_rename.pid,
-				  rec->task_rename.newcomm);
 }
 
 static int ct_on_record(void *ctx, void *data, size_t len)
@@ -92,18 +91,87 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	s->received[rec.hdr.type]++;
 	n = ct_format(s->opts->format, &rec, &s->pctx, s->line,
 		      sizeof(s->line));
-	if (n > 0) {
+	if (n > 0 && !s->out_closed) {
 		if ((size_t)n >= sizeof(s->line))
 			n = sizeof(s->line) - 1;
 		s->line[n] = '\n';
 		fwrite(s->line, 1, (size_t)n + 1, s->out);
 	}
-	ct_learn_comm(s, &rec);
+	ct_learn_names(&rec, &s->comms, &s->irqs);
 	return 0;
 }
 
-/* Skip the programs whose tracepoint this kernel does not have. */
-static int ct_select_programs(struct coretrace_bpf *skel)
+/* Names of every task alive now, so early records are not nameless. */
+static void ct_scan_proc_comms(struct ct_comm_cache *comms)
+{
+	char path[64], comm[CT_COMM_LEN + 2];
+	struct dirent *pe, *te;
+	DIR *proc, *tasks;
+	FILE *f;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((pe = readdir(proc))) {
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/task", pe->d_name);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;
+		while ((te = readdir(tasks))) {
+			if (te->d_name[0] < '1' || te->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%.16s/task/%.16s/comm",
+				 pe->d_name, te->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(comm, sizeof(comm), f)) {
+				comm[strcspn(comm, "\n")] = '\0';
+				ct_comm_cache_set(comms,
+						  (uint32_t)strtoul(te->d_name, NULL, 10),
+						  comm);
+			}
+			fclose(f);
+		}
+		closedir(tasks);
+	}
+	closedir(proc);
+}
+
+/* -p: the threads the process has now; BPF learns later ones itself. */
+static int ct_seed_tids(struct coretrace_bpf *skel, uint32_t pid)
+{
+	int fd = bpf_map__fd(skel->maps.ct_tids);
+	struct dirent *te;
+	char path[64];
+	__u8 one = 1;
+	DIR *tasks;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	tasks = opendir(path);
+	if (!tasks) {
+		fprintf(stderr, "coretrace: no process with pid %u\n", pid);
+		return -ESRCH;
+	}
+	while ((te = readdir(tasks))) {
+		__u32 tid;
+
+		if (te->d_name[0] < '1' || te->d_name[0] > '9')
+			continue;
+		tid = (__u32)strtoul(te->d_name, NULL, 10);
+		if (!bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
+			n++;
+	}
+	closedir(tasks);
+	return n ? 0 : -ESRCH;
+}
+
+/* Attach the selected events the kernel has; warn about the others. */
+static int ct_select_programs(struct coretrace_bpf *skel,
+			      const struct ct_record_opts *opts)
 {
 	const char *events = ct_tracefs_events();
 	char prog_name[64];
@@ -123,6 +191,10 @@ static int ct_select_programs(struct coretrace_bpf *skel)
 		prog = bpf_object__find_program_by_name(skel->obj, prog_name);
 		if (!prog)
 			continue;
+		if (!(opts->events & (1ull << i))) {
+			bpf_program__set_autoload(prog, false);
+			continue;
+		}
 		if (ct_tracepoint_exists(events, desc->tp_category,
 					 desc->tp_name)) {
 			enabled++;
@@ -133,10 +205,47 @@ static int ct_select_programs(struct coretrace_bpf *skel)
 		bpf_program__set_autoload(prog, false);
 	}
 	if (!enabled) {
-		fprintf(stderr, "coretrace: this kernel has none of the tracepoints coretrace uses\n");
+		fprintf(stderr, "coretrace: this kernel has none of the selected tracepoints\n");
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/* Filters and ring layout go into .rodata before the object is loaded. */
+static int ct_configure(struct coretrace_bpf *skel,
+			const struct ct_record_opts *opts)
+{
+	struct coretrace_bpf__rodata *ro = skel->rodata;
+	int ncpus = libbpf_num_possible_cpus();
+	int err;
+
+	ro->ct_filter_tgid = opts->pid;
+	ro->ct_filter_tid = opts->tid;
+	ro->ct_filter_comm_len = opts->comm_len;
+	ro->ct_filter_comm_prefix = opts->comm_prefix;
+	memcpy((char *)ro->ct_filter_comm, opts->comm, CT_COMM_LEN);
+	ro->ct_filter_tasks = opts->pid || opts->tid || opts->comm_len;
+	ro->ct_filter_cpus = opts->cpus_set;
+	memcpy((__u8 *)ro->ct_cpu_allowed, opts->cpus, CT_MAX_CPUS);
+	ro->ct_wakeup_always = opts->wakeup_always;
+	ro->ct_wakeup_bytes = opts->buffer_size / 4;
+	ro->ct_per_cpu_rings = opts->per_cpu_rings;
+
+	if (ncpus <= 0)
+		return -EINVAL;
+	if (opts->per_cpu_rings) {
+		err = bpf_map__set_max_entries(skel->maps.ct_rings, ncpus);
+		if (!err)
+			err = bpf_map__set_max_entries(
+				bpf_map__inner_map(skel->maps.ct_rings),
+				opts->buffer_size);
+		/* the shared ring is unused: keep it at its minimum */
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.ct_ring,
+						       CT_MIN_BUFFER_SIZE);
+		return err;
+	}
+	return bpf_map__set_max_entries(skel->maps.ct_ring, opts->buffer_size);
 }
 
 static int ct_open_and_load(const struct ct_record_opts *opts,
@@ -147,34 +256,77 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 
 	skel = coretrace_bpf__open();
 	if (!skel) {
+		err = -errno;
 		fprintf(stderr, "coretrace: could not open the BPF object: %s\n",
-			strerror(errno));
-		return -errno;
+			strerror(-err));
+		return err;
 	}
-	err = bpf_map__set_max_entries(skel->maps.ct_ring, opts->buffer_size);
-	skel->rodata->ct_wakeup_bytes = opts->buffer_size / 4;
+	err = ct_configure(skel, opts);
+	if (err)
+		fprintf(stderr, "coretrace: could not size the BPF maps: %s\n",
+			strerror(-err));
 	if (!err)
-		err = ct_select_programs(skel);
+		err = ct_select_programs(skel, opts);
 	if (!err) {
 		err = coretrace_bpf__load(skel);
 		if (err == -EPERM || err == -EACCES)
 			fprintf(stderr, "coretrace: the kernel refused to load BPF programs: run as root (sudo) or with CAP_BPF and CAP_PERFMON\n");
 		else if (err)
-			fprintf(stderr, "coretrace: could not load the BPF programs: %s (run with -v for libbpf's log)\n",
+			fprintf(stderr, "coretrace: could not load the BPF programs: %s (run with -vv for libbpf's log)\n",
 				strerror(-err));
 	}
-	if (!err) {
-		err = coretrace_bpf__attach(skel);
-		if (err)
-			fprintf(stderr, "coretrace: could not attach to the tracepoints: %s\n",
-				strerror(-err));
-	}
+	if (!err && opts->pid)
+		err = ct_seed_tids(skel, opts->pid);
 	if (err) {
 		coretrace_bpf__destroy(skel);
 		return err;
 	}
 	*skelp = skel;
 	return 0;
+}
+
+static int ct_attach(struct coretrace_bpf *skel)
+{
+	int err = coretrace_bpf__attach(skel);
+
+	if (err)
+		fprintf(stderr, "coretrace: could not attach to the tracepoints: %s\n",
+			strerror(-err));
+	return err;
+}
+
+/* One ring for all CPUs, or one ring per CPU put into ct_rings. */
+static struct ring_buffer *ct_open_rings(struct coretrace_bpf *skel,
+					 const struct ct_record_opts *opts,
+					 struct ct_session *s)
+{
+	int outer = bpf_map__fd(skel->maps.ct_rings);
+	int ncpus = libbpf_num_possible_cpus();
+	struct ring_buffer *rb = NULL;
+	__u32 cpu;
+	int fd;
+
+	if (!opts->per_cpu_rings)
+		return ring_buffer__new(bpf_map__fd(skel->maps.ct_ring),
+					ct_on_record, s, NULL);
+	for (cpu = 0; cpu < (__u32)ncpus; cpu++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+				    opts->buffer_size, NULL);
+		if (fd < 0 || bpf_map_update_elem(outer, &cpu, &fd, BPF_ANY)) {
+			fprintf(stderr, "coretrace: could not create the ring of CPU %u: %s\n",
+				cpu, strerror(errno));
+			ring_buffer__free(rb);
+			return NULL;
+		}
+		if (!rb)
+			rb = ring_buffer__new(fd, ct_on_record, s, NULL);
+		else if (ring_buffer__add(rb, fd, ct_on_record, s))
+			rb = (ring_buffer__free(rb), NULL);
+		close(fd);	/* the outer map and the mapping keep it */
+		if (!rb)
+			return NULL;
+	}
+	return rb;
 }
 
 /* Sum the per-CPU counters of every event type. */
@@ -197,12 +349,32 @@ static int ct_read_counts(struct coretrace_bpf *skel,
 		if (bpf_map_lookup_elem(fd, &type, percpu))
 			continue;
 		for (cpu = 0; cpu < ncpus; cpu++) {
+			totals[type].filtered += percpu[cpu].filtered;
 			totals[type].attempted += percpu[cpu].attempted;
 			totals[type].lost += percpu[cpu].lost;
 		}
 	}
 	free(percpu);
 	return 0;
+}
+
+/* -v: one line a second with the running totals */
+static void ct_print_progress(struct coretrace_bpf *skel,
+			      const struct ct_session *s, double elapsed)
+{
+	struct ct_counts totals[CT_EV_MAX];
+	unsigned long long received = 0, lost = 0, filtered = 0;
+	int i;
+
+	if (ct_read_counts(skel, totals))
+		return;
+	for (i = 0; i < CT_EV_MAX; i++) {
+		received += s->received[i];
+		lost += totals[i].lost;
+		filtered += totals[i].filtered;
+	}
+	fprintf(stderr, "coretrace: %7.1fs: %llu received, %llu lost, %llu filtered\n",
+		elapsed, received, lost, filtered);
 }
 
 static void ct_print_summary(struct coretrace_bpf *skel,
@@ -220,12 +392,13 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 		received += s->received[i];
 		lost += totals[i].lost;
 		expected += totals[i].attempted - totals[i].lost;
-		if (s->opts->verbose)
-			fprintf(stderr, "coretrace:   %-14s attempted %llu, lost %llu, received %llu\n",
+		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered))
+			fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu\n",
 				ct_events[i].name,
 				(unsigned long long)totals[i].attempted,
 				(unsigned long long)totals[i].lost,
-				s->received[i]);
+				s->received[i],
+				(unsigned long long)totals[i].filtered);
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
@@ -237,14 +410,32 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 			expected, received);
 }
 
-static int ct_drain(struct ring_buffer *rb, const struct ct_record_opts *opts,
-		    FILE *out)
+/* After a write: a closed pipe ends the run quietly. */
+static void ct_check_output(struct ct_session *s)
 {
-	double deadline = opts->duration > 0 ? ct_now() + opts->duration : 0;
+	if (fflush(s->out) == 0 || s->out_closed)
+		return;
+	if (errno == EPIPE) {
+		s->out_closed = s->pipe_closed = true;
+		ct_stop_requested = 1;
+		return;
+	}
+	fprintf(stderr, "coretrace: writing the output failed: %s\n",
+		strerror(errno));
+	s->out_closed = true;
+	ct_stop_requested = 1;
+}
+
+static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
+		    struct ct_session *s)
+{
+	const struct ct_record_opts *opts = s->opts;
+	double start = ct_now(), next_report = start + 1.0, now;
+	double deadline = opts->duration > 0 ? start + opts->duration : 0;
 	int err;
 
 	while (!ct_stop_requested) {
-		/* woken early only when the ring is a quarter full */
+		/* woken early only when a ring is a quarter full */
 		err = ring_buffer__poll(rb, CT_POLL_MS);
 		if (err >= 0)
 			err = ring_buffer__consume(rb);
@@ -253,8 +444,13 @@ static int ct_drain(struct ring_buffer *rb, const struct ct_record_opts *opts,
 				strerror(-err));
 			return err;
 		}
-		fflush(out);
-		if (deadline && ct_now() >= deadline)
+		ct_check_output(s);
+		now = ct_now();
+		if (opts->verbose && now >= next_report) {
+			ct_print_progress(skel, s, now - start);
+			next_report += 1.0;
+		}
+		if (deadline && now >= deadline)
 			break;
 	}
 	return 0;
@@ -264,25 +460,101 @@ static void ct_announce_start(const struct coretrace_bpf *skel,
 			      const struct ct_record_opts *opts)
 {
 	struct bpf_program *prog;
-	const char *sep = "";
+	int n = 0;
 
-	fprintf(stderr, "coretrace: tracing");
-	bpf_object__for_each_program(prog, skel->obj) {
-		if (!bpf_program__autoload(prog))
-			continue;
-		fprintf(stderr, "%s %s", sep, bpf_program__section_name(prog));
-		sep = ",";
+	bpf_object__for_each_program(prog, skel->obj)
+		n += bpf_program__autoload(prog);
+	fprintf(stderr, "coretrace: tracing %d event%s", n, n == 1 ? "" : "s");
+	if (opts->verbose) {
+		const char *sep = ":";
+
+		bpf_object__for_each_program(prog, skel->obj) {
+			if (!bpf_program__autoload(prog))
+				continue;
+			fprintf(stderr, "%s %s", sep,
+				bpf_program__section_name(prog) + 3);
+			sep = ",";
+		}
 	}
 	if (opts->duration > 0)
 		fprintf(stderr, " for %g s", opts->duration);
 	fprintf(stderr, "; Ctrl-C to stop\n");
 }
 
+static bool ct_needs_ksyms(const struct ct_record_opts *opts)
+{
+	return opts->events & ((1ull << CT_EV_TIMER_EXPIRE_ENTRY) |
+			       (1ull << CT_EV_HRTIMER_EXPIRE_ENTRY) |
+			       (1ull << CT_EV_WORKQUEUE_EXECUTE_START));
+}
+
+static int ct_session_init(struct ct_session *s,
+			   const struct ct_record_opts *opts)
+{
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	s->out = stdout;
+	if (ct_comm_cache_init(&s->comms, CT_COMM_CAPACITY))
+		return -ENOMEM;
+	ct_scan_proc_comms(&s->comms);
+	if (ct_needs_ksyms(opts)) {
+		f = fopen("/proc/kallsyms", "r");
+		if (f) {
+			if (ct_ksyms_load(&s->ksyms, f))
+				fprintf(stderr, "coretrace: warning: out of memory reading /proc/kallsyms\n");
+			fclose(f);
+		}
+		if (!s->ksyms.count)
+			fprintf(stderr, "coretrace: warning: no kernel symbols in /proc/kallsyms; functions print as addresses\n");
+	}
+	s->pctx.comms = &s->comms;
+	s->pctx.ksyms = s->ksyms.count ? &s->ksyms : NULL;
+	s->pctx.irqs = &s->irqs;
+	return 0;
+}
+
+static void ct_session_free(struct ct_session *s)
+{
+	ct_comm_cache_free(&s->comms);
+	ct_ksyms_free(&s->ksyms);
+}
+
+static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	struct ring_buffer *rb;
+	int err;
+
+	rb = ct_open_rings(skel, s->opts, s);
+	if (!rb) {
+		fprintf(stderr, "coretrace: could not map the ring buffer: %s\n",
+			strerror(errno));
+		return -EIO;
+	}
+	err = ct_attach(skel);
+	if (err) {
+		ring_buffer__free(rb);
+		return err;
+	}
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	ct_announce_start(skel, s->opts);
+	err = ct_drain(rb, skel, s);
+
+	/* stop producing, then take what is still in the ring */
+	coretrace_bpf__detach(skel);
+	ring_buffer__consume(rb);
+	ct_check_output(s);
+	if (!s->pipe_closed)
+		ct_print_summary(skel, s);
+	ring_buffer__free(rb);
+	return err;
+}
+
 int ct_record(const struct ct_record_opts *opts)
 {
-	struct ct_session session = { .opts = opts, .out = stdout };
+	struct ct_session *session;
 	struct coretrace_bpf *skel = NULL;
-	struct ring_buffer *rb;
 	int err;
 
 	ct_libbpf_verbosity = opts->verbose;
@@ -295,37 +567,19 @@ int ct_record(const struct ct_record_opts *opts)
 		fprintf(stderr, "coretrace: this kernel has no BTF (/sys/kernel/btf/vmlinux); coretrace needs CONFIG_DEBUG_INFO_BTF=y\n");
 		return CT_EXIT_FAILURE;
 	}
-	if (ct_comm_cache_init(&session.comms, CT_COMM_CAPACITY)) {
+	session = malloc(sizeof(*session));
+	if (!session || ct_session_init(session, opts)) {
 		fprintf(stderr, "coretrace: out of memory\n");
+		free(session);
 		return CT_EXIT_FAILURE;
 	}
-	session.pctx.comms = &session.comms;
 	ct_install_signals();
-	if (ct_open_and_load(opts, &skel)) {
-		ct_comm_cache_free(&session.comms);
-		return CT_EXIT_FAILURE;
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.ct_ring), ct_on_record,
-			      &session, NULL);
-	if (!rb) {
-		fprintf(stderr, "coretrace: could not map the ring buffer: %s\n",
-			strerror(errno));
+	err = ct_open_and_load(opts, &skel);
+	if (!err) {
+		err = ct_run(skel, session);
 		coretrace_bpf__destroy(skel);
-		ct_comm_cache_free(&session.comms);
-		return CT_EXIT_FAILURE;
 	}
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	ct_announce_start(skel, opts);
-	err = ct_drain(rb, opts, stdout);
-
-	/* stop producing, then take what is still in the ring */
-	coretrace_bpf__detach(skel);
-	ring_buffer__consume(rb);
-	fflush(stdout);
-	ct_print_summary(skel, &session);
-
-	ring_buffer__free(rb);
-	coretrace_bpf__destroy(skel);
-	ct_comm_cache_free(&session.comms);
+	ct_session_free(session);
+	free(session);
 	return err ? CT_EXIT_FAILURE : CT_EXIT_OK;
 }

@@ -34,7 +34,7 @@ void ct_check_report(int ok, const char *file, int line, const char *expr,
 		const char *ct_e_ = (expected);				\
 		char ct_d_[1024];					\
 		snprintf(ct_d_, sizeof(ct_d_),				\
-			 "expected \"%s\", saw \"%s\"", ct_e_,		\
+			 "expected \"%.480s\", saw \"%.480s\"", ct_e_,		\
 			 ct_a_ ? ct_a_ : "(null)");			\
 		ct_check_report(ct_a_ && !strcmp(ct_a_, ct_e_),	\
 				__FILE__, __LINE__, #actual, ct_d_);	\
@@ -44,5 +44,7 @@ void ct_check_report(int ok, const char *file, int line, const char *expr,
 void test_events(void);
 void test_cli(void);
 void test_comm_cache(void);
+void test_printers(void);
+void test_ksyms(void);
 
 #endif /* CORETRACE_CT_TEST_H */

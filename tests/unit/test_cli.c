@@ -142,8 +142,175 @@ static void test_record_args(void)
 	CT_CHECK(o.duration == 1.0);
 }
 
+static void test_events_arg(void)
+{
+	char err[2048];
+	uint64_t mask = 0;
+	FILE *f;
+
+#define EV(x) (1ull << (x))
+	f = fmemopen(err, sizeof(err), "w");
+	CT_CHECK_INT(ct_parse_events("sched_switch", &mask, f), 0);
+	CT_CHECK_INT(mask, EV(CT_EV_SCHED_SWITCH));
+	CT_CHECK_INT(ct_parse_events("sched:sched_switch,irq:*", &mask, f), 0);
+	CT_CHECK_INT(mask, EV(CT_EV_SCHED_SWITCH) | EV(CT_EV_IRQ_HANDLER_ENTRY) |
+		     EV(CT_EV_IRQ_HANDLER_EXIT) | EV(CT_EV_SOFTIRQ_ENTRY) |
+		     EV(CT_EV_SOFTIRQ_EXIT));
+	CT_CHECK_INT(ct_parse_events("power:*,timer:hrtimer_expire_entry", &mask, f), 0);
+	CT_CHECK_INT(mask, EV(CT_EV_CPU_IDLE) | EV(CT_EV_CPU_FREQUENCY) |
+		     EV(CT_EV_HRTIMER_EXPIRE_ENTRY));
+	CT_CHECK_INT(ct_parse_events("all", &mask, f), 0);
+	CT_CHECK_INT(mask, ct_all_events());
+	CT_CHECK_INT(ct_parse_events("*", &mask, f), 0);
+	CT_CHECK_INT(mask, ct_all_events());
+	/* name announcements are not events one can pick */
+	CT_CHECK(!(ct_all_events() & EV(CT_EV_COMM)));
+	CT_CHECK(!(ct_all_events() & EV(CT_EV_IRQ_NAME)));
+	fclose(f);
+#undef EV
+
+	static const char *const bad[] = {
+		"", "bogus", "comm", "irq_name", "sched:", ":*", "sched:bogus",
+		"bogus:*", "sched_switch,", ",sched_switch", "sched_switch,,irq:*",
+		"sched_switc", "sched:sched_switch:x", "SCHED_SWITCH",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(err, 0, sizeof(err));
+		f = fmemopen(err, sizeof(err) - 1, "w");
+		mask = 42;
+		CT_CHECK(ct_parse_events(bad[i], &mask, f) != 0);
+		fclose(f);
+		CT_CHECK_INT(mask, 42);
+		/* one sentence that lists what is valid */
+		CT_CHECK(strstr(err, "valid events are all, GROUP:* and") != NULL);
+		CT_CHECK(strstr(err, "workqueue:workqueue_execute_start\n") != NULL);
+		CT_CHECK_INT(strchr(err, '\n') - err, strlen(err) - 1);
+	}
+}
+
+static void test_filters_args(void)
+{
+	static const char *const bad_cpus[] = {
+		"", ",", "0,", ",0", "a", "1-", "-1", "3-1", "1024", "0-1024",
+		"1,,2", "0x1", "1 2",
+	};
+	static const char *const bad_pids[] = {
+		"", "0", "-1", "abc", "12x", "4194305", "99999999999999999999",
+	};
+	uint8_t cpus[CT_MAX_CPUS];
+	char comm[CT_COMM_LEN];
+	uint32_t pid = 0, len = 0;
+	bool prefix = false;
+	size_t i;
+
+	CT_CHECK_INT(ct_parse_cpus("0,2-3,1023", cpus), 0);
+	CT_CHECK(cpus[0] && !cpus[1] && cpus[2] && cpus[3] && !cpus[4]);
+	CT_CHECK(cpus[1023] && !cpus[1022]);
+	for (i = 0; i < sizeof(bad_cpus) / sizeof(bad_cpus[0]); i++) {
+		memset(cpus, 7, sizeof(cpus));
+		CT_CHECK(ct_parse_cpus(bad_cpus[i], cpus) != 0);
+		CT_CHECK_INT(cpus[0], 7);	/* untouched on error */
+	}
+
+	CT_CHECK_INT(ct_parse_pid("1", &pid), 0);
+	CT_CHECK_INT(pid, 1);
+	CT_CHECK_INT(ct_parse_pid("4194304", &pid), 0);
+	CT_CHECK_INT(pid, 4194304);
+	for (i = 0; i < sizeof(bad_pids) / sizeof(bad_pids[0]); i++)
+		CT_CHECK(ct_parse_pid(bad_pids[i], &pid) != 0);
+
+	CT_CHECK_INT(ct_parse_comm("bash", comm, &len, &prefix), 0);
+	CT_CHECK_STR(comm, "bash");
+	CT_CHECK_INT(len, 4);
+	CT_CHECK(!prefix);
+	CT_CHECK_INT(ct_parse_comm("kworker*", comm, &len, &prefix), 0);
+	CT_CHECK_STR(comm, "kworker");
+	CT_CHECK_INT(len, 7);
+	CT_CHECK(prefix);
+	CT_CHECK_INT(ct_parse_comm("123456789012345", comm, &len, &prefix), 0);
+	CT_CHECK(ct_parse_comm("1234567890123456", comm, &len, &prefix) != 0);
+	CT_CHECK(ct_parse_comm("", comm, &len, &prefix) != 0);
+	CT_CHECK(ct_parse_comm("*", comm, &len, &prefix) != 0);
+	CT_CHECK(ct_parse_comm("a*b", comm, &len, &prefix) != 0);
+	CT_CHECK(ct_parse_comm("a**", comm, &len, &prefix) != 0);
+}
+
+static void test_record_filters(void)
+{
+	struct ct_record_opts o;
+	char err[2048];
+
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-p", "100", "-t", "101",
+			   "-c", "ct-p*", "-C", "0-1", "-e", "sched:*",
+			   "--per-cpu-rings", "--wakeup", "always", NULL),
+		     CT_PARSE_OK);
+	CT_CHECK_INT(o.pid, 100);
+	CT_CHECK_INT(o.tid, 101);
+	CT_CHECK_STR(o.comm, "ct-p");
+	CT_CHECK(o.comm_prefix);
+	CT_CHECK(o.cpus_set && o.cpus[0] && o.cpus[1] && !o.cpus[2]);
+	CT_CHECK(o.per_cpu_rings && o.wakeup_always);
+	CT_CHECK(!(o.events & (1ull << CT_EV_CPU_IDLE)));
+	CT_CHECK(o.events & (1ull << CT_EV_SCHED_PROCESS_EXEC));
+
+	CT_CHECK_INT(parse(&o, err, sizeof(err), NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.events, ct_all_events());
+	CT_CHECK(!o.cpus_set && !o.pid && !o.tid && !o.comm_len);
+	CT_CHECK(!o.per_cpu_rings && !o.wakeup_always);
+
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-e", "nope", NULL), CT_PARSE_ERROR);
+	CT_CHECK(strstr(err, "unknown event 'nope'; valid events") != NULL);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-p", "0", NULL), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: invalid pid '0' (want a number from 1 to 4194304)\n");
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-C", "9999", NULL), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: invalid CPU list '9999' (want e.g. 0 or 0,2-3, CPUs below 1024)\n");
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-c", "averyveryverylongname", NULL), CT_PARSE_ERROR);
+	CT_CHECK(strstr(err, "invalid task name") != NULL);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--wakeup", "never", NULL), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: unknown wakeup mode 'never' (want batch or always)\n");
+}
+
+static void test_other_commands(void)
+{
+	struct ct_list_opts lo;
+	char *argv[4], err[256];
+	FILE *out = fopen("/dev/null", "w"), *errf;
+
+	argv[0] = (char *)"list";
+	argv[1] = (char *)"-v";
+	argv[2] = NULL;
+	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, stderr), CT_PARSE_OK);
+	CT_CHECK_INT(lo.verbose, 1);
+	argv[1] = (char *)"--help";
+	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, stderr), CT_PARSE_EXIT);
+	argv[1] = (char *)"--nope";
+	memset(err, 0, sizeof(err));
+	errf = fmemopen(err, sizeof(err) - 1, "w");
+	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, errf), CT_PARSE_ERROR);
+	fclose(errf);
+	CT_CHECK_STR(err, "coretrace list: unknown option '--nope' (see coretrace list --help)\n");
+
+	argv[0] = (char *)"version";
+	CT_CHECK_INT(ct_parse_version_args(1, argv, out, stderr), CT_PARSE_OK);
+	argv[1] = (char *)"-h";
+	CT_CHECK_INT(ct_parse_version_args(2, argv, out, stderr), CT_PARSE_EXIT);
+	argv[1] = (char *)"extra";
+	memset(err, 0, sizeof(err));
+	errf = fmemopen(err, sizeof(err) - 1, "w");
+	CT_CHECK_INT(ct_parse_version_args(2, argv, out, errf), CT_PARSE_ERROR);
+	fclose(errf);
+	CT_CHECK_STR(err, "coretrace version: unexpected argument 'extra'\n");
+	fclose(out);
+}
+
 void test_cli(void)
 {
+	test_events_arg();
+	test_filters_args();
+	test_record_filters();
+	test_other_commands();
 	test_seconds();
 	test_sizes();
 	test_record_args();

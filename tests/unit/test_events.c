@@ -75,7 +75,7 @@ static void test_decode_hostile(void)
 	struct ct_sched_switch sw = make_switch();
 	struct ct_comm comm;
 	union ct_record rec;
-	unsigned char raw[64];
+	unsigned char raw[256];
 	int i;
 
 	CT_CHECK_INT(ct_decode(NULL, 24, &rec), CT_DECODE_SHORT);
@@ -137,7 +137,7 @@ static void test_format_text(void)
 {
 	struct ct_sched_switch sw = make_switch();
 	struct ct_comm_cache cache;
-	struct ct_print_ctx pctx = { &cache };
+	struct ct_print_ctx pctx = { .comms = &cache };
 	union ct_record rec;
 	char line[256];
 	int n;
@@ -177,7 +177,7 @@ static void test_format_json(void)
 	struct ct_sched_switch sw = make_switch();
 	struct ct_task_rename rn;
 	struct ct_comm_cache cache;
-	struct ct_print_ctx pctx = { &cache };
+	struct ct_print_ctx pctx = { .comms = &cache };
 	union ct_record rec;
 	char line[512];
 
@@ -198,10 +198,10 @@ static void test_format_json(void)
 	CT_CHECK_INT(ct_decode(&rn, sizeof(rn), &rec), 0);
 	ct_format(CT_FORMAT_JSON, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "{\"ts\":1000,\"cpu\":0,\"event\":\"task_rename\","
-		     "\"pid\":7,\"newcomm\":\"new\\u0009name\"}");
+		     "\"pid\":7,\"oldcomm\":\"<...>\",\"newcomm\":\"new\\u0009name\"}");
 	ct_format(CT_FORMAT_TEXT, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "           <...>-7       [000]     0.000001: "
-		     "task_rename: pid=7 newcomm=new\tname");
+		     "task_rename: pid=7 oldcomm=<...> newcomm=new\tname");
 	ct_comm_cache_free(&cache);
 }
 
@@ -209,7 +209,7 @@ static void test_format_json(void)
 static void test_format_small_buffer(void)
 {
 	struct ct_sched_switch sw = make_switch();
-	struct ct_print_ctx pctx = { NULL };
+	struct ct_print_ctx pctx = { .comms = NULL };
 	union ct_record rec;
 	char full[256], small[40 + 8];
 	size_t len;
@@ -230,9 +230,9 @@ static void test_format_small_buffer(void)
 static void test_decode_random(void)
 {
 	struct ct_comm_cache cache;
-	struct ct_print_ctx pctx = { &cache };
-	unsigned char raw[48];
-	char line[128];
+	struct ct_print_ctx pctx = { .comms = &cache };
+	unsigned char raw[160];
+	char line[512];
 	unsigned long ok = 0, refused = 0, bad = 0;
 	union ct_record rec;
 	int iter;

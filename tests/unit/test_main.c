@@ -25,6 +25,8 @@ int main(void)
 		{ "events", test_events },
 		{ "cli", test_cli },
 		{ "comm_cache", test_comm_cache },
+		{ "printers", test_printers },
+		{ "ksyms", test_ksyms },
 	};
 	size_t i;
 
