@@ -141,20 +141,30 @@ static __always_inline void *ct_ring_for_cpu(void)
 	return bpf_map_lookup_elem(&ct_rings, &cpu);
 }
 
-/* Reserve room for one record, counting the attempt and any loss. */
+/*
+ * Reserve room for one record, counting the attempt. The caller checks
+ * the result once and counts a failure with ct_count_lost(): a second
+ * NULL check of the same pointer here would leave the verifier unsure
+ * that a reserved record is always submitted.
+ */
 static __always_inline void *ct_reserve(__u32 event_type, __u32 size)
 {
 	struct ct_counts *counts = ct_counts_of(event_type);
 	void *ring = ct_ring_for_cpu();
-	void *rec = NULL;
 
 	if (counts)
 		counts->attempted++;
-	if (ring)
-		rec = bpf_ringbuf_reserve(ring, size, 0);
-	if (!rec && counts)
+	if (!ring)
+		return NULL;
+	return bpf_ringbuf_reserve(ring, size, 0);
+}
+
+static __always_inline void ct_count_lost(__u32 event_type)
+{
+	struct ct_counts *counts = ct_counts_of(event_type);
+
+	if (counts)
 		counts->lost++;
-	return rec;
 }
 
 /* Hand a record to user space, waking it only when the ring fills up. */
@@ -250,8 +260,10 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 	if (pid == 0 || bpf_map_lookup_elem(&ct_announced, &pid))
 		return;
 	rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_COMM);
 		return;	/* not marked: we try again next time */
+	}
 	CT_FILL_HDR(rec, CT_EV_COMM);
 	rec->pid = pid;
 	if (comm)
@@ -303,8 +315,10 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	ct_announce(next_pid, ctx->next_comm);
 
 	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_SWITCH);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_SWITCH);
 	if (prev_pid != current_pid)
 		rec->flags |= CT_F_PID_MISMATCH;
@@ -327,8 +341,10 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 		return 0;
 	ct_announce(pid, ctx->comm);
 	rec = ct_reserve(event_type, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(event_type);
 		return 0;
+	}
 	CT_FILL_HDR(rec, event_type);
 	rec->pid = pid;
 	rec->target_cpu = (__u16)ctx->target_cpu;
@@ -366,8 +382,10 @@ int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 		return 0;
 	ct_announce(pid, ctx->comm);
 	rec = ct_reserve(CT_EV_SCHED_MIGRATE_TASK, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_MIGRATE_TASK);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_MIGRATE_TASK);
 	rec->pid = pid;
 	rec->orig_cpu = (__u16)ctx->orig_cpu;
@@ -391,8 +409,10 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 		return 0;
 	ct_announce(parent_pid, ctx->parent_comm);
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_FORK, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_PROCESS_FORK);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_FORK);
 	rec->parent_pid = parent_pid;
 	rec->child_pid = child_pid;
@@ -414,8 +434,10 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	if (!ct_want(CT_EV_SCHED_PROCESS_EXEC, pid, NULL))
 		return 0;
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXEC, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_PROCESS_EXEC);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXEC);
 	rec->pid = pid;
 	rec->old_pid = ctx->old_pid;
@@ -437,8 +459,10 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 		return 0;
 	ct_announce(pid, ctx->comm);
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
 	rec->pid = pid;
 	rec->prio = (__u8)ctx->prio;
@@ -460,6 +484,7 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 		return 0;
 	rec = ct_reserve(CT_EV_TASK_RENAME, sizeof(*rec));
 	if (!rec) {
+		ct_count_lost(CT_EV_TASK_RENAME);
 		/* forget the old name: the next record announces the new one */
 		bpf_map_delete_elem(&ct_announced, &pid);
 		return 0;
@@ -481,8 +506,10 @@ static __always_inline int ct_emit_cpu_state(__u32 event_type,
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(event_type);
 		return 0;
+	}
 	CT_FILL_HDR(rec, event_type);
 	rec->state = ctx->state;
 	rec->cpu_id = ctx->cpu_id;
@@ -513,8 +540,10 @@ ct_announce_irq(__u32 irq, struct trace_event_raw_irq_handler_entry *ctx)
 	if (bpf_map_lookup_elem(&ct_irq_announced, &irq))
 		return;
 	rec = ct_reserve(CT_EV_IRQ_NAME, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_IRQ_NAME);
 		return;
+	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_NAME);
 	rec->irq = irq;
 	if (bpf_probe_read_kernel_str(rec->name, sizeof(rec->name),
@@ -534,8 +563,10 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 		return 0;
 	ct_announce_irq(irq, ctx);
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_IRQ_HANDLER_ENTRY);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_ENTRY);
 	rec->irq = irq;
 	rec->ret = 0;
@@ -551,8 +582,10 @@ int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(CT_EV_IRQ_HANDLER_EXIT);
 		return 0;
+	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_EXIT);
 	rec->irq = ctx->irq;
 	rec->ret = ctx->ret;
@@ -568,8 +601,10 @@ static __always_inline int ct_emit_softirq(__u32 event_type,
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(event_type);
 		return 0;
+	}
 	CT_FILL_HDR(rec, event_type);
 	rec->vec = ctx->vec;
 	ct_submit(rec);
@@ -595,8 +630,10 @@ static __always_inline int ct_emit_function(__u32 event_type, void *function)
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec));
-	if (!rec)
+	if (!rec) {
+		ct_count_lost(event_type);
 		return 0;
+	}
 	CT_FILL_HDR(rec, event_type);
 	rec->reserved = 0;
 	rec->function = (__u64)function;
