@@ -377,13 +377,46 @@ static void ct_print_progress(struct coretrace_bpf *skel,
 		elapsed, received, lost, filtered);
 }
 
+/*
+ * Hits the kernel did not run a handler for: a tracepoint that fires while
+ * another BPF program runs on the same CPU (an interrupt arriving during a
+ * handler) is skipped and counted in the program's recursion_misses.
+ */
+static unsigned long long ct_read_misses(struct coretrace_bpf *skel,
+					 unsigned long long misses[CT_EV_MAX])
+{
+	unsigned long long total = 0;
+	char name[64];
+	int i;
+
+	for (i = 0; i < CT_EV_MAX; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		struct bpf_program *prog;
+
+		misses[i] = 0;
+		snprintf(name, sizeof(name), "handle_%s", ct_events[i].name);
+		prog = bpf_object__find_program_by_name(skel->obj, name);
+		if (!prog || bpf_program__fd(prog) < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		misses[i] = info.recursion_misses;
+		total += misses[i];
+	}
+	return total;
+}
+
 static void ct_print_summary(struct coretrace_bpf *skel,
 			     const struct ct_session *s)
 {
 	struct ct_counts totals[CT_EV_MAX];
 	unsigned long long received = 0, lost = 0, expected = 0;
+	unsigned long long misses[CT_EV_MAX], missed;
 	int i;
 
+	missed = ct_read_misses(skel, misses);
 	if (ct_read_counts(skel, totals)) {
 		fprintf(stderr, "coretrace: could not read the loss counters\n");
 		return;
@@ -392,16 +425,21 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 		received += s->received[i];
 		lost += totals[i].lost;
 		expected += totals[i].attempted - totals[i].lost;
-		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered))
-			fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu\n",
+		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered ||
+					 misses[i]))
+			fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu, missed %llu\n",
 				ct_events[i].name,
 				(unsigned long long)totals[i].attempted,
 				(unsigned long long)totals[i].lost,
 				s->received[i],
-				(unsigned long long)totals[i].filtered);
+				(unsigned long long)totals[i].filtered,
+				misses[i]);
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
+	if (missed)
+		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
+			missed);
 	if (s->corrupt)
 		fprintf(stderr, "coretrace: %llu records could not be decoded\n",
 			s->corrupt);
