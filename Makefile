@@ -51,7 +51,7 @@ TOOLS		:= $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring
 .SECONDARY:
 
 all: coretrace
@@ -126,6 +126,14 @@ demo: deps-check
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm/demo \
 		--kind $(KIND) --run demo --show --quiet
+
+# the ring design's measurements (issue note figures): shared vs per-CPU
+# rings, batched vs per-record wakeups, and delivery latency
+bench-ring: $(INITRAMFS)
+	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
+		--accel $(ACCEL) --timeout 1800 --log-dir $(BUILD)/vm/bench-ring \
+		--kind $(KIND) --run bench-ring
+	cat $(BUILD)/vm/bench-ring/artifacts/ring-bench.txt
 
 deps:
 	tests/deps.sh

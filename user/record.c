@@ -50,8 +50,9 @@ static void ct_on_signal(int sig)
 static int ct_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			   va_list args)
 {
-	/* -vv passes libbpf's own log through; by default only its warnings */
-	if (level != LIBBPF_WARN && ct_libbpf_verbosity < 2)
+	/* -v passes libbpf's log through, -vv with its debug lines */
+	if ((level == LIBBPF_INFO && ct_libbpf_verbosity < 1) ||
+	    (level == LIBBPF_DEBUG && ct_libbpf_verbosity < 2))
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }

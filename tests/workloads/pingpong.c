@@ -4,11 +4,14 @@
  * over two pipes, so every round trip is two context switches between
  * exactly these two pids.
  *
- *   pingpong [-n ROUNDS] [-c CPU]
+ *   pingpong [-n ROUNDS] [-c CPU] [-w MS]
  *
  * The parent is named "ct-ping", the child renames itself "ct-pong" before
- * the first round. On success the last line on stdout is
- *   pingpong: ping=PID pong=PID rounds=N cpu=C
+ * the first round. With -w, it prints "pingpong: started ping=PID
+ * pong=PID" once both are ready and waits MS milliseconds before the
+ * first round (so a tracer can be pointed at the pids). On success the
+ * last line on stdout is
+ *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,7 +20,16 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
 
 static int xfer(int rfd, int wfd, char *byte, int read_first)
 {
@@ -48,14 +60,15 @@ static int pong(int rfd, int wfd, long rounds)
 
 int main(int argc, char **argv)
 {
-	long rounds = 1000, i;
+	long rounds = 1000, i, wait_ms = 0;
+	long long start;
 	int cpu = 0, opt, status;
 	int to_pong[2], to_ping[2];
 	cpu_set_t set;
 	char byte = 'p';
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "n:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:w:")) != -1) {
 		switch (opt) {
 		case 'n':
 			rounds = strtol(optarg, NULL, 10);
@@ -63,8 +76,11 @@ int main(int argc, char **argv)
 		case 'c':
 			cpu = atoi(optarg);
 			break;
+		case 'w':
+			wait_ms = strtol(optarg, NULL, 10);
+			break;
 		default:
-			fprintf(stderr, "usage: pingpong [-n ROUNDS] [-c CPU]\n");
+			fprintf(stderr, "usage: pingpong [-n ROUNDS] [-c CPU] [-w MS]\n");
 			return 2;
 		}
 	}
@@ -97,6 +113,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pingpong: child did not start\n");
 		return 1;
 	}
+	if (wait_ms > 0) {
+		printf("pingpong: started ping=%d pong=%d\n", (int)getpid(),
+		       (int)child);
+		fflush(stdout);
+		usleep((useconds_t)wait_ms * 1000);
+	}
+	start = now_ns();
 	for (i = 0; i < rounds; i++) {
 		if (xfer(to_ping[0], to_pong[1], &byte, 0)) {
 			fprintf(stderr, "pingpong: round %ld failed\n", i);
@@ -108,7 +131,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pingpong: child failed\n");
 		return 1;
 	}
-	printf("pingpong: ping=%d pong=%d rounds=%ld cpu=%d\n", (int)getpid(),
-	       (int)child, rounds, cpu);
+	printf("pingpong: ping=%d pong=%d rounds=%ld cpu=%d elapsed_ns=%lld\n",
+	       (int)getpid(), (int)child, rounds, cpu, now_ns() - start);
 	return 0;
 }
