@@ -45,9 +45,10 @@ struct {
 	__uint(max_entries, 4 << 20);
 } ct_ring SEC(".maps");
 
+/* the template of the per-CPU rings; the real ones are sized at run time */
 struct ct_percpu_ring {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, 4096);
 };
 
 struct {

@@ -235,11 +235,12 @@ static int ct_configure(struct coretrace_bpf *skel,
 	if (ncpus <= 0)
 		return -EINVAL;
 	if (opts->per_cpu_rings) {
+		/*
+		 * The rings themselves are created after load, each of
+		 * buffer_size (the kernel does not compare an inner ring's
+		 * size with the template's).
+		 */
 		err = bpf_map__set_max_entries(skel->maps.ct_rings, ncpus);
-		if (!err)
-			err = bpf_map__set_max_entries(
-				bpf_map__inner_map(skel->maps.ct_rings),
-				opts->buffer_size);
 		/* the shared ring is unused: keep it at its minimum */
 		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.ct_ring,
