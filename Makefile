@@ -51,7 +51,7 @@ TOOLS		:= $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring checkpatch
 .SECONDARY:
 
 all: coretrace
@@ -100,6 +100,10 @@ vm-test: $(INITRAMFS)
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) \
 		--log-dir $(BUILD)/vm/$(KIND) --kind $(KIND) --run guest-tests
 
+# the series passes the tree's own checkpatch.pl --strict
+checkpatch:
+	kernel-patches/checkpatch.sh
+
 # control and padded bzImages, cached outside the clone
 kernel:
 	kernel-patches/build-kernels.sh
@@ -118,6 +122,7 @@ rig-test: $(INITRAMFS)
 
 test: deps-check
 	$(MAKE) unit
+	$(MAKE) checkpatch
 	$(MAKE) rig-test
 	$(MAKE) vm-matrix
 
