@@ -22,7 +22,7 @@
 #   - the guest program exited non-zero.
 set -u
 
-kernel= initrd= run= accel=tcg timeout=300 logdir=build/vm mem=1024 smp=2
+kernel= initrd= run= accel=tcg,thread=single timeout=300 logdir=build/vm mem=1024 smp=2
 show=0 quiet=0 kind=other
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -62,7 +62,7 @@ rm -rf "$logdir/artifacts"
 
 append="console=ttyS0 panic=-1 oops=panic ct.run=$run ct.kernel=$kind"
 [ "$quiet" -eq 1 ] && append="$append loglevel=5"
-[ "$accel" = tcg ] && cpu=max || cpu=host
+case "$accel" in tcg*) cpu=max ;; *) cpu=host ;; esac
 
 echo "run-vm: booting $(basename "$kernel") ($accel, $smp cpus, $mem MB), running '$run', timeout ${timeout}s"
 tail_pid=
