@@ -36,8 +36,8 @@ BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
 # user/ code that needs no libbpf: also linked into the unit tests
-CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/ksyms.c
-LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c
+CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/ksyms.c user/layout.c
+LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
 LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
 
@@ -70,7 +70,7 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
-$(BUILD)/user/record.o: $(SKELS)
+$(BUILD)/user/record.o $(BUILD)/user/check.o: $(SKELS)
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)

@@ -18,6 +18,8 @@ void ct_usage(FILE *out)
 	      "commands:\n"
 	      "  record     trace events and print them, one line each\n"
 	      "  list       list the events, whether this kernel has them, their size\n"
+	      "  check      will coretrace work here? load every program, compare\n"
+	      "             every field it reads with BTF and the tracefs format\n"
 	      "  version    print the version, record ABI and libbpf versions\n"
 	      "  help       show this help\n"
 	      "\n"
@@ -74,6 +76,22 @@ static void ct_list_usage(FILE *out)
 	      "List every event coretrace can trace, its tracepoint, and whether\n"
 	      "the running kernel has it. -v adds each record's size, in the\n"
 	      "record and in the ring buffer (with the ring's 8-byte header).\n",
+	      out);
+}
+
+static void ct_check_usage(FILE *out)
+{
+	fputs("usage: coretrace check [--json]\n"
+	      "\n"
+	      "Load each BPF program on its own and report, for each: its\n"
+	      "tracepoint and whether this kernel has it, whether the verifier\n"
+	      "accepted it, the instructions it verified, its JIT-ed size and its\n"
+	      "load time; and for every field it reads: the offset libbpf\n"
+	      "relocated it to, its offset and size in the kernel's BTF, and its\n"
+	      "offset and size in the tracefs format file. Any disagreement or\n"
+	      "rejected program is named on stderr and makes the exit status 1.\n"
+	      "\n"
+	      "  --json    the same as one JSON document\n",
 	      out);
 }
 
@@ -493,6 +511,38 @@ int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
 	}
 	if (optind < argc) {
 		fprintf(err, "coretrace list: unexpected argument '%s'\n",
+			argv[optind]);
+		return CT_PARSE_ERROR;
+	}
+	return CT_PARSE_OK;
+}
+
+int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
+			FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'j') {
+			opts->json = true;
+		} else if (c == 'h') {
+			ct_check_usage(out);
+			return CT_PARSE_EXIT;
+		} else {
+			ct_bad_option(err, "check", "unknown option", argv, optopt);
+			return CT_PARSE_ERROR;
+		}
+	}
+	if (optind < argc) {
+		fprintf(err, "coretrace check: unexpected argument '%s'\n",
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}

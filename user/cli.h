@@ -42,6 +42,10 @@ struct ct_list_opts {
 	int verbose;
 };
 
+struct ct_check_opts {
+	bool json;
+};
+
 enum ct_parse_result {
 	CT_PARSE_OK = 0,	/* run the command */
 	CT_PARSE_EXIT = 1,	/* help was printed: exit 0 */
@@ -76,6 +80,9 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 /* Parse `list`'s options (argv[0] is "list"). */
 int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
 		       FILE *out, FILE *err);
+/* Parse `check`'s options (argv[0] is "check"). */
+int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
+			FILE *out, FILE *err);
 /* Parse `version`'s options: only --help. */
 int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 

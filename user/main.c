@@ -2,6 +2,7 @@
 /* coretrace: a CO-RE BPF scheduler and power tracer. */
 #include <stdio.h>
 #include <string.h>
+#include "check.h"
 #include "cli.h"
 #include "list.h"
 #include "record.h"
@@ -28,6 +29,14 @@ static int ct_cmd_list(int argc, char **argv)
 				       ct_parse_exit(parsed);
 }
 
+static int ct_cmd_check(int argc, char **argv)
+{
+	struct ct_check_opts opts;
+	int parsed = ct_parse_check_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_check(&opts) : ct_parse_exit(parsed);
+}
+
 static int ct_cmd_version(int argc, char **argv)
 {
 	int parsed = ct_parse_version_args(argc, argv, stdout, stderr);
@@ -48,6 +57,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return ct_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return ct_cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))
 		return ct_cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))

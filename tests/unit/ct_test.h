@@ -46,5 +46,6 @@ void test_cli(void);
 void test_comm_cache(void);
 void test_printers(void);
 void test_ksyms(void);
+void test_layout(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -27,6 +27,7 @@ int main(void)
 		{ "comm_cache", test_comm_cache },
 		{ "printers", test_printers },
 		{ "ksyms", test_ksyms },
+		{ "layout", test_layout },
 	};
 	size_t i;
 

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `coretrace check`: will coretrace work on this kernel? Each program is
+ * loaded on its own; for each we report whether its tracepoint exists,
+ * whether the verifier accepted it, its verified instruction count, JIT
+ * size and load time, and for every field it reads: the offset libbpf
+ * relocated it to (from libbpf's own log), the offset and size in the
+ * kernel's BTF, and the offset and size in the tracefs format file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "coretrace.skel.h"
+#include "check.h"
+#include "layout.h"
+#include "sys.h"
+
+#define CT_LOG_MAX	(4u << 20)
+
+struct ct_check_field {
+	struct ct_relo relo;
+	int btf_offset, btf_size;	/* -1: not in BTF */
+	int fmt_offset, fmt_size;	/* -1: not in the format file */
+	bool ok;
+};
+
+struct ct_check_prog {
+	const struct ct_event_desc *desc;
+	bool present, loaded;
+	int err;
+	char reason[256];
+	unsigned int verified_insns, jited_len;
+	double load_ms;
+	struct ct_check_field fields[CT_MAX_FIELDS];
+	int nfields;
+};
+
+/* libbpf's log of one load, kept to read the relocations back */
+static char *ct_log;
+static size_t ct_log_len;
+
+static int ct_capture_log(enum libbpf_print_level level, const char *fmt,
+			  va_list args)
+{
+	va_list copy;
+	int n;
+
+	(void)level;
+	if (!ct_log || ct_log_len >= CT_LOG_MAX - 1)
+		return 0;
+	va_copy(copy, args);
+	n = vsnprintf(ct_log + ct_log_len, CT_LOG_MAX - ct_log_len, fmt, copy);
+	va_end(copy);
+	if (n > 0)
+		ct_log_len += (size_t)n < CT_LOG_MAX - ct_log_len ?
+			      (size_t)n : CT_LOG_MAX - ct_log_len - 1;
+	return n;
+}
+
+static double ct_ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* The field's offset and size in the running kernel's BTF. */
+static void ct_btf_field(const struct btf *btf, struct ct_check_field *f)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	f->btf_offset = f->btf_size = -1;
+	id = btf__find_by_name_kind(btf, f->relo.type, BTF_KIND_STRUCT);
+	if (id < 0)
+		return;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), f->relo.field))
+			continue;
+		f->btf_offset = (int)(btf_member_bit_offset(t, i) / 8);
+		f->btf_size = (int)btf__resolve_size(btf, m->type);
+		return;
+	}
+}
+
+static void ct_format_field(const struct ct_tp_format *fmt, bool have_fmt,
+			    struct ct_check_field *f)
+{
+	const struct ct_format_field *ff = have_fmt ?
+		ct_format_find(fmt, f->relo.field) : NULL;
+
+	f->fmt_offset = ff ? ff->offset : -1;
+	f->fmt_size = ff ? ff->size : -1;
+}
+
+/* Read the relocations of @prog_name back from the captured log. */
+static void ct_collect_fields(struct ct_check_prog *p, const char *prog_name,
+			      const struct btf *btf, const struct ct_tp_format *fmt,
+			      bool have_fmt)
+{
+	char *line, *save = NULL;
+	int i;
+
+	for (line = strtok_r(ct_log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct ct_check_field f;
+
+		if (!ct_relo_parse_line(line, &f.relo) ||
+		    strcmp(f.relo.prog, prog_name))
+			continue;
+		for (i = 0; i < p->nfields; i++)
+			if (!strcmp(p->fields[i].relo.field, f.relo.field))
+				break;
+		if (i < p->nfields || p->nfields == CT_MAX_FIELDS)
+			continue;	/* the same field read twice */
+		ct_btf_field(btf, &f);
+		ct_format_field(fmt, have_fmt, &f);
+		f.ok = f.relo.target_offset == f.btf_offset &&
+		       f.btf_offset == f.fmt_offset && f.btf_size == f.fmt_size;
+		p->fields[p->nfields++] = f;
+	}
+}
+
+/* One sentence on why a load failed, from libbpf's log. */
+static void ct_failure_reason(struct ct_check_prog *p, const char *prog_name)
+{
+	const char *hit = strstr(ct_log, "failed to resolve CO-RE relocation");
+	const char *spec, *end;
+
+	if (hit && (spec = strstr(hit, "struct ")) &&
+	    (end = strpbrk(spec, " (\n")) && end > spec + 7) {
+		end = strpbrk(spec + 7, " \n");
+		snprintf(p->reason, sizeof(p->reason),
+			 "%s reads %.*s, which this kernel does not have (CO-RE relocation failed)",
+			 prog_name, (int)(end - spec - 7), spec + 7);
+		return;
+	}
+	snprintf(p->reason, sizeof(p->reason),
+		 "%s was rejected: %s (coretrace record -vv shows the verifier log)",
+		 prog_name, strerror(-p->err));
+}
+
+static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
+			const char *events)
+{
+	const struct ct_event_desc *d = p->desc;
+	struct coretrace_bpf *skel;
+	struct bpf_program *prog, *wanted = NULL;
+	struct bpf_prog_info info;
+	__u32 info_len = sizeof(info);
+	struct ct_tp_format fmt;
+	char name[64], path[512];
+	struct timespec t0;
+	bool have_fmt = false;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "handle_%s", d->name);
+	p->present = events && ct_tracepoint_exists(events, d->tp_category,
+						    d->tp_name);
+	if (!p->present)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s/%s/format", events, d->tp_category,
+		 d->tp_name);
+	f = fopen(path, "r");
+	if (f) {
+		have_fmt = ct_format_parse(f, &fmt) == 0;
+		fclose(f);
+	}
+	skel = coretrace_bpf__open();
+	if (!skel)
+		return -errno;
+	bpf_object__for_each_program(prog, skel->obj) {
+		bool mine = !strcmp(bpf_program__name(prog), name);
+
+		bpf_program__set_autoload(prog, mine);
+		if (mine)
+			wanted = prog;
+	}
+	bpf_map__set_max_entries(skel->maps.ct_ring, 4096);
+	ct_log_len = 0;
+	ct_log[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p->err = wanted ? coretrace_bpf__load(skel) : -ENOENT;
+	p->load_ms = ct_ms_since(&t0);
+	p->loaded = p->err == 0;
+	if (p->loaded) {
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(wanted), &info,
+					    &info_len)) {
+			p->verified_insns = info.verified_insns;
+			p->jited_len = info.jited_prog_len;
+		}
+	} else {
+		ct_failure_reason(p, name);
+	}
+	ct_collect_fields(p, name, btf, &fmt, have_fmt);
+	coretrace_bpf__destroy(skel);
+	return 0;
+}
+
+static void ct_print_text(const struct ct_check_prog *progs, int n, FILE *out)
+{
+	int i, j;
+
+	fprintf(out, "%-31s %-34s %-7s %-8s %6s %6s %8s\n", "PROGRAM",
+		"TRACEPOINT", "PRESENT", "VERIFIER", "INSNS", "JIT", "LOAD_MS");
+	for (i = 0; i < n; i++) {
+		const struct ct_check_prog *p = &progs[i];
+		char tp[64];
+
+		snprintf(tp, sizeof(tp), "%s:%s", p->desc->tp_category,
+			 p->desc->tp_name);
+		fprintf(out, "handle_%-24s %-34s %-7s %-8s %6u %6u %8.1f\n",
+			p->desc->name, tp, p->present ? "yes" : "no",
+			!p->present ? "-" : p->loaded ? "ok" : "REJECTED",
+			p->verified_insns, p->jited_len, p->load_ms);
+		for (j = 0; j < p->nfields; j++) {
+			const struct ct_check_field *f = &p->fields[j];
+
+			fprintf(out, "    %-22s relocated %3d  btf %3d/%-2d  format %3d/%-2d  %s\n",
+				f->relo.field, f->relo.target_offset,
+				f->btf_offset, f->btf_size, f->fmt_offset,
+				f->fmt_size, f->ok ? "ok" : "MISMATCH");
+		}
+	}
+}
+
+static void ct_json_escaped(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void ct_print_json(const struct ct_check_prog *progs, int n, int bad,
+			  FILE *out)
+{
+	int i, j;
+
+	fprintf(out, "{\"ok\":%s,\"problems\":%d,\"programs\":[", bad ? "false" : "true", bad);
+	for (i = 0; i < n; i++) {
+		const struct ct_check_prog *p = &progs[i];
+
+		fprintf(out, "%s{\"program\":\"handle_%s\",\"tracepoint\":\"%s:%s\","
+			"\"present\":%s,\"loaded\":%s,\"verified_insns\":%u,"
+			"\"jited_bytes\":%u,\"load_ms\":%.3f,\"error\":",
+			i ? "," : "", p->desc->name, p->desc->tp_category,
+			p->desc->tp_name, p->present ? "true" : "false",
+			p->loaded ? "true" : "false", p->verified_insns,
+			p->jited_len, p->load_ms);
+		if (p->reason[0])
+			ct_json_escaped(out, p->reason);
+		else
+			fputs("null", out);
+		fputs(",\"fields\":[", out);
+		for (j = 0; j < p->nfields; j++) {
+			const struct ct_check_field *f = &p->fields[j];
+
+			fprintf(out, "%s{\"struct\":\"%s\",\"field\":\"%s\","
+				"\"relocated_offset\":%d,\"btf_offset\":%d,"
+				"\"btf_size\":%d,\"format_offset\":%d,"
+				"\"format_size\":%d,\"ok\":%s}",
+				j ? "," : "", f->relo.type, f->relo.field,
+				f->relo.target_offset, f->btf_offset,
+				f->btf_size, f->fmt_offset, f->fmt_size,
+				f->ok ? "true" : "false");
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+/* Problems: a rejected program, a mismatching field, a program with none. */
+static int ct_count_problems(const struct ct_check_prog *progs, int n,
+			     FILE *err)
+{
+	int i, j, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct ct_check_prog *p = &progs[i];
+
+		if (!p->present)
+			continue;
+		if (!p->loaded) {
+			fprintf(err, "coretrace check: %s\n", p->reason);
+			bad++;
+			continue;
+		}
+		if (!p->nfields) {
+			fprintf(err, "coretrace check: handle_%s: no field relocations found in libbpf's log\n",
+				p->desc->name);
+			bad++;
+		}
+		for (j = 0; j < p->nfields; j++) {
+			const struct ct_check_field *f = &p->fields[j];
+
+			if (f->ok)
+				continue;
+			fprintf(err, "coretrace check: handle_%s: %s.%s: relocated to %d, BTF says %d (size %d), the format file says %d (size %d)\n",
+				p->desc->name, f->relo.type, f->relo.field,
+				f->relo.target_offset, f->btf_offset,
+				f->btf_size, f->fmt_offset, f->fmt_size);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+int ct_check(const struct ct_check_opts *opts)
+{
+	struct ct_check_prog progs[CT_EV_MAX];
+	const char *events = ct_tracefs_events();
+	struct btf *btf;
+	int i, n = 0, bad, err = 0;
+
+	if (!ct_can_trace()) {
+		fprintf(stderr, "coretrace: checking needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");
+		return CT_EXIT_FAILURE;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		fprintf(stderr, "coretrace: this kernel has no BTF (/sys/kernel/btf/vmlinux); coretrace needs CONFIG_DEBUG_INFO_BTF=y\n");
+		return CT_EXIT_FAILURE;
+	}
+	if (!events)
+		fprintf(stderr, "coretrace: tracefs is not mounted (try: mount -t tracefs nodev /sys/kernel/tracing)\n");
+	ct_log = malloc(CT_LOG_MAX);
+	if (!ct_log) {
+		btf__free(btf);
+		return CT_EXIT_FAILURE;
+	}
+	libbpf_set_print(ct_capture_log);
+	memset(progs, 0, sizeof(progs));
+	for (i = 0; i < CT_EV_MAX && !err; i++) {
+		if (!ct_events[i].tp_name[0])
+			continue;
+		progs[n].desc = &ct_events[i];
+		err = ct_check_one(&progs[n++], btf, events);
+	}
+	libbpf_set_print(NULL);
+	free(ct_log);
+	ct_log = NULL;
+	btf__free(btf);
+	if (err) {
+		fprintf(stderr, "coretrace check: could not open the BPF object: %s\n",
+			strerror(-err));
+		return CT_EXIT_FAILURE;
+	}
+	bad = ct_count_problems(progs, n, stderr);
+	if (!events)
+		bad++;
+	if (opts->json)
+		ct_print_json(progs, n, bad, stdout);
+	else
+		ct_print_text(progs, n, stdout);
+	if (!opts->json)
+		printf("coretrace check: %s (%d problem%s)\n",
+		       bad ? "PROBLEMS FOUND" : "every program loads and every field agrees",
+		       bad, bad == 1 ? "" : "s");
+	return bad ? CT_EXIT_FAILURE : CT_EXIT_OK;
+}

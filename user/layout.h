@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The layouts `coretrace check` compares: a tracepoint's fields as its
+ * tracefs format file publishes them, and the field offsets libbpf
+ * relocated the BPF programs to, as its log reports them.
+ */
+#ifndef CORETRACE_LAYOUT_H
+#define CORETRACE_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CT_FIELD_NAME_MAX	64
+#define CT_MAX_FIELDS		32
+
+struct ct_format_field {
+	char name[CT_FIELD_NAME_MAX];	/* "prev_comm", "filename" */
+	int offset;
+	int size;
+	bool data_loc;			/* a __data_loc field */
+	bool common;			/* common_* */
+};
+
+struct ct_tp_format {
+	struct ct_format_field fields[CT_MAX_FIELDS];
+	int count;
+};
+
+/*
+ * Parse a tracefs format file. Lines that are not field lines are
+ * ignored; a field line that does not parse makes it fail (-EINVAL), as
+ * does a file with no fields. More than CT_MAX_FIELDS fields: -E2BIG.
+ */
+int ct_format_parse(FILE *f, struct ct_tp_format *fmt);
+
+/*
+ * The field a BPF program reads, named as BTF names it ("prev_comm",
+ * "__data_loc_filename"), or NULL.
+ */
+const struct ct_format_field *ct_format_find(const struct ct_tp_format *fmt,
+					     const char *btf_name);
+
+/* One CO-RE field relocation as libbpf resolved it. */
+struct ct_relo {
+	char prog[CT_FIELD_NAME_MAX];		/* handle_sched_switch */
+	char type[CT_FIELD_NAME_MAX];		/* trace_event_raw_sched_switch */
+	char field[CT_FIELD_NAME_MAX];		/* prev_pid */
+	int local_offset;			/* in the compiled object */
+	int target_offset;			/* in the running kernel */
+};
+
+/*
+ * Parse one line of libbpf's debug log:
+ *   prog 'P': relo #N: matching candidate #0 <byte_off> [ID] struct T.F (S @ offset O)
+ * into @relo (target_offset = O). Returns 1 when the line is such a
+ * line, 0 otherwise.
+ */
+int ct_relo_parse_line(const char *line, struct ct_relo *relo);
+
+#endif /* CORETRACE_LAYOUT_H */
