@@ -51,6 +51,10 @@ WORKLOADS	:= $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRCS
 TOOL_SRCS	:= $(wildcard tests/tools/*.c)
 TOOLS		:= $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
 
+# BPF objects of the tests only (negative controls), never in coretrace
+TEST_BPF_SRCS	:= $(wildcard tests/bpf/*.bpf.c)
+TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_SRCS))
+
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
@@ -88,9 +92,17 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
 
-$(BUILD)/tools/%: tests/tools/%.c
+$(BUILD)/testbpf/%.bpf.o: tests/bpf/%.bpf.c vmlinux/vmlinux.h
 	@mkdir -p $(@D)
-	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $< $(STATIC_LIBS)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/testbpf/%.skel.h: $(BUILD)/testbpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS)
+	@mkdir -p $(@D)
+	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I$(BUILD)/testbpf \
+		-o $@ $< $(STATIC_LIBS)
 
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
@@ -118,6 +130,11 @@ vm-matrix: $(INITRAMFS) kernel
 	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage
 	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
 		$(BUILD)/vm/padded/artifacts/formats.txt
+	tests/vm/verifier-matrix.sh $(BUILD)/verifier-matrix.csv \
+		tests/verifier-baseline.csv \
+		stock=$(BUILD)/vm/stock/artifacts/check.json \
+		control=$(BUILD)/vm/control/artifacts/check.json \
+		padded=$(BUILD)/vm/padded/artifacts/check.json
 
 # the rig's own checks: a failure, a splat and a hang must each fail
 rig-test: $(INITRAMFS)

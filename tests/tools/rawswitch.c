@@ -7,7 +7,10 @@
  *
  *   rawswitch OUTFILE COMMAND [ARGS...]
  *
- * Writes one line per sample to OUTFILE, "PREV_PID NEXT_PID", and prints
+ * Writes one line per sample to OUTFILE, "PREV_PID NEXT_PID FPREV FNEXT":
+ * the pids at the offsets the format file gives, then the pids read the
+ * way powertop 1.9x read them, by casting the record to a C struct frozen
+ * at build time (the stock 6.1 layout) - the negative control. Prints
  *   rawswitch: samples=N lost=N has_padding=0|1 padding_nonzero=N
  */
 #include <errno.h>
@@ -44,6 +47,21 @@ static struct field fields[] = {
 };
 
 enum { F_PADDING, F_PREV_PID, F_NEXT_PID };
+
+/* sched_switch as a stock 6.1 kernel lays it out, frozen at build time */
+struct frozen_sched_switch {
+	unsigned short common_type;
+	unsigned char common_flags;
+	unsigned char common_preempt_count;
+	int common_pid;
+	char prev_comm[16];
+	int prev_pid;
+	int prev_prio;
+	long prev_state;
+	char next_comm[16];
+	int next_pid;
+	int next_prio;
+};
 
 /* "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;" */
 static void parse_format_line(const char *line)
@@ -112,7 +130,12 @@ static void account_sample(struct stats *st, const unsigned char *raw,
 	if (fields[F_PADDING].offset >= 0 &&
 	    get_s32(raw, size, fields[F_PADDING].offset) != 0)
 		st->padding_nonzero++;
-	fprintf(st->out, "%d %d\n", prev, next);
+	struct frozen_sched_switch frozen;
+
+	memset(&frozen, 0, sizeof(frozen));
+	memcpy(&frozen, raw, size < sizeof(frozen) ? size : sizeof(frozen));
+	fprintf(st->out, "%d %d %d %d\n", prev, next, frozen.prev_pid,
+		frozen.next_pid);
 }
 
 /* Copy @len bytes at ring offset @pos, unwrapping the circular buffer. */
