@@ -99,10 +99,10 @@ $(BUILD)/testbpf/%.bpf.o: tests/bpf/%.bpf.c vmlinux/vmlinux.h
 $(BUILD)/testbpf/%.skel.h: $(BUILD)/testbpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS)
+$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I$(BUILD)/testbpf \
-		-o $@ $< $(STATIC_LIBS)
+		-Iuser -o $@ $< user/layout.c $(STATIC_LIBS)
 
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools

@@ -136,17 +136,9 @@ static void ct_collect_fields(struct ct_check_prog *p, const char *prog_name,
 /* One sentence on why a load failed, from libbpf's log. */
 static void ct_failure_reason(struct ct_check_prog *p, const char *prog_name)
 {
-	const char *hit = strstr(ct_log, "failed to resolve CO-RE relocation");
-	const char *spec, *end;
-
-	if (hit && (spec = strstr(hit, "struct ")) &&
-	    (end = strpbrk(spec, " (\n")) && end > spec + 7) {
-		end = strpbrk(spec + 7, " \n");
-		snprintf(p->reason, sizeof(p->reason),
-			 "%s reads %.*s, which this kernel does not have (CO-RE relocation failed)",
-			 prog_name, (int)(end - spec - 7), spec + 7);
+	if (ct_core_failure_sentence(ct_log, prog_name, p->reason,
+				     sizeof(p->reason)))
 		return;
-	}
 	snprintf(p->reason, sizeof(p->reason),
 		 "%s was rejected: %s (coretrace record -vv shows the verifier log)",
 		 prog_name, strerror(-p->err));

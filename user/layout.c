@@ -114,3 +114,26 @@ int ct_relo_parse_line(const char *line, struct ct_relo *relo)
 	relo->local_offset = -1;
 	return 1;
 }
+
+bool ct_core_failure_sentence(const char *log, const char *prog, char *buf,
+			      size_t len)
+{
+	const char *hit = log ? strstr(log, "failed to resolve CO-RE relocation") : NULL;
+	const char *spec, *end;
+	size_t spec_len;
+
+	if (!hit)
+		return false;
+	spec = strstr(hit, "] struct ");
+	if (!spec)
+		return false;
+	spec += 9;
+	end = spec + strcspn(spec, " (\n");
+	spec_len = (size_t)(end - spec);
+	if (spec_len == 0 || !memchr(spec, '.', spec_len))
+		return false;
+	snprintf(buf, len,
+		 "%s reads %.*s, which this kernel does not have: its CO-RE relocation found no such field (guard it with bpf_core_field_exists)",
+		 prog, (int)spec_len, spec);
+	return true;
+}

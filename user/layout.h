@@ -58,4 +58,12 @@ struct ct_relo {
  */
 int ct_relo_parse_line(const char *line, struct ct_relo *relo);
 
+/*
+ * When libbpf's @log of a failed load says a CO-RE relocation of program
+ * @prog could not be resolved, write one sentence naming the field and
+ * why into @buf and return true.
+ */
+bool ct_core_failure_sentence(const char *log, const char *prog, char *buf,
+			      size_t len);
+
 #endif /* CORETRACE_LAYOUT_H */

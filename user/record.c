@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
+#include "layout.h"
 #include "record.h"
 #include "sys.h"
 
@@ -41,15 +42,36 @@ struct ct_session {
 static volatile sig_atomic_t ct_stop_requested;
 static int ct_libbpf_verbosity;
 
+/* libbpf's warnings while loading, to explain a failed load in a sentence */
+static char ct_load_log[1 << 16];
+static size_t ct_load_log_len;
+
 static void ct_on_signal(int sig)
 {
 	(void)sig;
 	ct_stop_requested = 1;
 }
 
+static void ct_keep_warning(const char *fmt, va_list args)
+{
+	size_t room = sizeof(ct_load_log) - ct_load_log_len;
+	va_list copy;
+	int n;
+
+	if (room <= 1)
+		return;
+	va_copy(copy, args);
+	n = vsnprintf(ct_load_log + ct_load_log_len, room, fmt, copy);
+	va_end(copy);
+	if (n > 0)
+		ct_load_log_len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
 static int ct_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			   va_list args)
 {
+	if (level == LIBBPF_WARN)
+		ct_keep_warning(fmt, args);
 	/* -v passes libbpf's log through, -vv with its debug lines */
 	if ((level == LIBBPF_INFO && ct_libbpf_verbosity < 1) ||
 	    (level == LIBBPF_DEBUG && ct_libbpf_verbosity < 2))
@@ -250,6 +272,25 @@ static int ct_configure(struct coretrace_bpf *skel,
 	return bpf_map__set_max_entries(skel->maps.ct_ring, opts->buffer_size);
 }
 
+/* One sentence: the field a program could not find, or the errno. */
+static void ct_explain_load_failure(struct coretrace_bpf *skel, int err)
+{
+	struct bpf_program *prog;
+	char sentence[256];
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (bpf_program__autoload(prog) &&
+		    strstr(ct_load_log, bpf_program__name(prog)) &&
+		    ct_core_failure_sentence(ct_load_log, bpf_program__name(prog),
+					     sentence, sizeof(sentence))) {
+			fprintf(stderr, "coretrace: %s\n", sentence);
+			return;
+		}
+	}
+	fprintf(stderr, "coretrace: could not load the BPF programs: %s (run with -vv for libbpf's log)\n",
+		strerror(-err));
+}
+
 static int ct_open_and_load(const struct ct_record_opts *opts,
 			    struct coretrace_bpf **skelp)
 {
@@ -274,8 +315,7 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 		if (err == -EPERM || err == -EACCES)
 			fprintf(stderr, "coretrace: the kernel refused to load BPF programs: run as root (sudo) or with CAP_BPF and CAP_PERFMON\n");
 		else if (err)
-			fprintf(stderr, "coretrace: could not load the BPF programs: %s (run with -vv for libbpf's log)\n",
-				strerror(-err));
+			ct_explain_load_failure(skel, err);
 	}
 	if (!err && opts->pid)
 		err = ct_seed_tids(skel, opts->pid);

@@ -119,8 +119,32 @@ static void test_relo_lines(void)
 	CT_CHECK_INT(ct_relo_parse_line("prog 'p': relo #1: matching candidate #0 <byte_off> [1] union s.f", &r), 0);
 }
 
+static void test_core_failure(void)
+{
+	char buf[256];
+
+	/* modelled on libbpf 1.1's rewrite of the verifier log */
+	CT_CHECK(ct_core_failure_sentence(
+		"libbpf: prog 'read_unguarded': BPF program load failed: Invalid argument\n"
+		"libbpf: prog 'read_unguarded': -- BEGIN PROG LOAD LOG --\n"
+		"4: <invalid CO-RE relocation>\n"
+		"failed to resolve CO-RE relocation <byte_off> [12] struct trace_event_raw_sched_switch___future.prev_cgroup_id (0:1 @ offset 4)\n",
+		"read_unguarded", buf, sizeof(buf)));
+	CT_CHECK_STR(buf, "read_unguarded reads trace_event_raw_sched_switch___future.prev_cgroup_id, "
+		     "which this kernel does not have: its CO-RE relocation found no such field "
+		     "(guard it with bpf_core_field_exists)");
+	CT_CHECK(!ct_core_failure_sentence("libbpf: prog 'x': BPF program load failed: Permission denied\n",
+					   "x", buf, sizeof(buf)));
+	CT_CHECK(!ct_core_failure_sentence(NULL, "x", buf, sizeof(buf)));
+	CT_CHECK(!ct_core_failure_sentence("failed to resolve CO-RE relocation <byte_off> [1] struct (",
+					   "x", buf, sizeof(buf)));
+	CT_CHECK(!ct_core_failure_sentence("failed to resolve CO-RE relocation <byte_off> [1] struct nodot (0:1)",
+					   "x", buf, sizeof(buf)));
+}
+
 void test_layout(void)
 {
+	test_core_failure();
 	test_format();
 	test_format_hostile();
 	test_relo_lines();

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * missing-field: load tests/bpf/missing_field.bpf.c's two programs one at
+ * a time and report what happens, in coretrace's words for a CO-RE
+ * failure (ct_core_failure_sentence(), the function coretrace's loader
+ * uses):
+ *   missing-field: unguarded: rejected: <sentence>
+ *   missing-field: guarded: loaded, hits=N present=M
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "layout.h"
+#include "missing_field.skel.h"
+
+static char log_buf[1 << 20];
+static size_t log_len;
+
+static int capture(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	int n;
+
+	(void)level;
+	if (log_len >= sizeof(log_buf) - 1)
+		return 0;
+	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, args);
+	if (n > 0)
+		log_len += (size_t)n < sizeof(log_buf) - log_len ?
+			   (size_t)n : sizeof(log_buf) - log_len - 1;
+	return n;
+}
+
+static struct missing_field_bpf *load_only(const char *name, int *err)
+{
+	struct missing_field_bpf *skel = missing_field_bpf__open();
+	struct bpf_program *prog;
+
+	if (!skel) {
+		*err = -1;
+		return NULL;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), name));
+	log_len = 0;
+	log_buf[0] = '\0';
+	*err = missing_field_bpf__load(skel);
+	return skel;
+}
+
+int main(void)
+{
+	struct missing_field_bpf *skel;
+	unsigned long long counts[2] = { 0, 0 };
+	char sentence[256];
+	__u32 key;
+	int err;
+
+	libbpf_set_print(capture);
+	skel = load_only("read_unguarded", &err);
+	if (err && ct_core_failure_sentence(log_buf, "read_unguarded", sentence,
+					    sizeof(sentence)))
+		printf("missing-field: unguarded: rejected: %s\n", sentence);
+	else
+		printf("missing-field: unguarded: %s\n", err ? "rejected, no CO-RE reason found" : "loaded");
+	missing_field_bpf__destroy(skel);
+
+	skel = load_only("read_guarded", &err);
+	if (err || missing_field_bpf__attach(skel)) {
+		printf("missing-field: guarded: rejected\n%s", log_buf);
+		return 1;
+	}
+	usleep(300000);
+	missing_field_bpf__detach(skel);
+	for (key = 0; key < 2; key++)
+		bpf_map_lookup_elem(bpf_map__fd(skel->maps.field_counts), &key,
+				    &counts[key]);
+	printf("missing-field: guarded: loaded, hits=%llu present=%llu\n",
+	       counts[0], counts[1]);
+	missing_field_bpf__destroy(skel);
+	return 0;
+}
