@@ -130,6 +130,9 @@ vm-matrix: $(INITRAMFS) kernel
 	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage
 	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
 		$(BUILD)/vm/padded/artifacts/formats.txt
+	tests/vm/compare-streams.sh stock=$(BUILD)/vm/stock/artifacts/stream.txt \
+		control=$(BUILD)/vm/control/artifacts/stream.txt \
+		padded=$(BUILD)/vm/padded/artifacts/stream.txt
 	tests/vm/verifier-matrix.sh $(BUILD)/verifier-matrix.csv \
 		tests/verifier-baseline.csv \
 		stock=$(BUILD)/vm/stock/artifacts/check.json \
