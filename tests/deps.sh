@@ -10,7 +10,7 @@ PACKAGES="
 	make gcc clang llvm libc6-dev
 	libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	linux-image-amd64 linux-source-6.1 dwarves
-	qemu-system-x86 busybox-static cpio xz-utils zstd
+	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2
 	bc bison flex libssl-dev
 "
 

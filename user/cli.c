@@ -51,6 +51,8 @@ static void ct_record_usage(FILE *out)
 	      "work and power events are about the task they interrupted.\n"
 	      "\n"
 	      "output and buffering:\n"
+	      "  -o, --output DIR         write a CTF 1.8 capture to DIR (read it with\n"
+	      "                           babeltrace2 or Trace Compass) instead of lines\n"
 	      "  -d, --duration SECONDS   stop after SECONDS (e.g. 5, 0.5, 200ms, 2m)\n"
 	      "  -f, --format FORMAT      text (default) or json, one object per line\n"
 	      "  -b, --buffer-size SIZE   ring buffer size, e.g. 256K, 16M (default 4M;\n"
@@ -414,6 +416,13 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
 		fprintf(err, "coretrace record: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n",
 			optarg, CT_MAX_CPUS);
 		return -1;
+	case 'o':
+		if (!*optarg) {
+			fprintf(err, "coretrace record: -o needs a directory\n");
+			return -1;
+		}
+		opts->output_dir = optarg;
+		return 0;
 	case CT_OPT_PER_CPU_RINGS:
 		opts->per_cpu_rings = true;
 		return 0;
@@ -445,6 +454,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "tid",	   required_argument, NULL, 't' },
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
+		{ "output",	   required_argument, NULL, 'o' },
 		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
 		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
@@ -459,7 +469,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 	opts->events = ct_all_events();
 	optind = 0;	/* glibc: rescan from the start, tests parse many times */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:vh", longopts,
+	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:o:vh", longopts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			ct_record_usage(out);

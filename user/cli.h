@@ -34,6 +34,7 @@ struct ct_record_opts {
 	bool comm_prefix;	/* -c NAME*: NAME is a prefix */
 	bool cpus_set;		/* -C given */
 	uint8_t cpus[CT_MAX_CPUS];
+	const char *output_dir;	/* -o: a CTF capture instead of lines */
 	bool per_cpu_rings;	/* --per-cpu-rings */
 	bool wakeup_always;	/* --wakeup=always */
 };

@@ -13,10 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
+#include "ctf.h"
 #include "layout.h"
 #include "record.h"
 #include "sys.h"
@@ -31,6 +34,10 @@ struct ct_session {
 	struct ct_irq_names irqs;
 	struct ct_ksyms ksyms;
 	struct ct_print_ctx pctx;
+	struct ct_ctf ctf;		/* -o: the capture */
+	bool capturing;
+	uint64_t now_ns;		/* monotonic, once per drain pass */
+	unsigned long long switch_bytes;	/* one sched_switch on disk */
 	FILE *out;
 	bool out_closed;		/* output failed: stop writing */
 	bool pipe_closed;		/* EPIPE: the reader went away, be quiet */
@@ -112,6 +119,13 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		return 0;
 	}
 	s->received[rec.hdr.type]++;
+	if (s->capturing) {
+		ct_ctf_add(&s->ctf, &rec, s->now_ns);
+		if (rec.hdr.type == CT_EV_SCHED_SWITCH && !s->switch_bytes)
+			s->switch_bytes = ct_ctf_event_bytes(&rec);
+		ct_learn_names(&rec, &s->comms, &s->irqs);
+		return 0;
+	}
 	n = ct_format(s->opts->format, &rec, &s->pctx, s->line,
 		      sizeof(s->line));
 	if (n > 0 && !s->out_closed) {
@@ -400,6 +414,55 @@ static int ct_read_counts(struct coretrace_bpf *skel,
 	return 0;
 }
 
+/* events_discarded of each stream: records lost so far on that CPU */
+static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	int fd = bpf_map__fd(skel->maps.ct_stats);
+	struct ct_counts *percpu;
+	unsigned long long *lost;
+	__u32 type;
+	int cpu;
+
+	if (ncpus <= 0)
+		return;
+	percpu = calloc((size_t)ncpus, sizeof(*percpu));
+	lost = calloc((size_t)ncpus, sizeof(*lost));
+	for (type = 0; percpu && lost && type < CT_EV_MAX; type++) {
+		if (bpf_map_lookup_elem(fd, &type, percpu))
+			continue;
+		for (cpu = 0; cpu < ncpus; cpu++)
+			lost[cpu] += percpu[cpu].lost;
+	}
+	for (cpu = 0; lost && cpu < ncpus; cpu++)
+		ct_ctf_set_discarded(&s->ctf, cpu, lost[cpu]);
+	free(percpu);
+	free(lost);
+}
+
+static uint64_t ct_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* After each drain pass: packets wait at most a second in memory. */
+static int ct_capture_tick(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	if (!s->capturing)
+		return 0;
+	s->now_ns = ct_mono_ns();
+	ct_update_discarded(skel, s);
+	if (ct_ctf_flush_old(&s->ctf, s->now_ns, 1000000000ull)) {
+		fprintf(stderr, "coretrace: writing %s failed: %s; what was written stays readable\n",
+			s->opts->output_dir, strerror(-s->ctf.error));
+		return s->ctf.error;
+	}
+	return 0;
+}
+
 /* -v: one line a second with the running totals */
 static void ct_print_progress(struct coretrace_bpf *skel,
 			      const struct ct_session *s, double elapsed)
@@ -525,6 +588,8 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 			return err;
 		}
 		ct_check_output(s);
+		if (ct_capture_tick(skel, s))
+			return -EIO;
 		now = ct_now();
 		if (opts->verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
@@ -601,6 +666,74 @@ static void ct_session_free(struct ct_session *s)
 	ct_ksyms_free(&s->ksyms);
 }
 
+/* bytes of the stream files of a capture */
+static unsigned long long ct_du_bytes(const char *dir, int ncpus)
+{
+	unsigned long long total = 0;
+	char path[4096];
+	struct stat st;
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
+		if (!stat(path, &st))
+			total += (unsigned long long)st.st_size;
+	}
+	return total;
+}
+
+static int ct_open_capture(struct ct_session *s)
+{
+	struct ct_ctf_env env = { "unknown", "unknown", 0 };
+	struct timespec real, mono;
+	struct utsname uts;
+	int err;
+
+	if (!s->opts->output_dir)
+		return 0;
+	if (!uname(&uts)) {
+		env.kernel_release = uts.release;
+		env.hostname = uts.nodename;
+	}
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	env.clock_offset_ns = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000ll +
+			      (real.tv_nsec - mono.tv_nsec);
+	err = ct_ctf_open(&s->ctf, s->opts->output_dir,
+			  libbpf_num_possible_cpus(), &env);
+	if (err) {
+		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
+			s->opts->output_dir, strerror(-err));
+		ct_ctf_close(&s->ctf);
+		return err;
+	}
+	s->capturing = true;
+	s->now_ns = ct_mono_ns();
+	return 0;
+}
+
+static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	unsigned long long events = 0, bytes = 0;
+	int cpu, err;
+
+	ct_update_discarded(skel, s);
+	for (cpu = 0; cpu < s->ctf.ncpus; cpu++)
+		events += s->ctf.streams[cpu].events;
+	err = ct_ctf_close(&s->ctf);
+	/* bytes written, with the packets closed just now */
+	bytes = ct_du_bytes(s->opts->output_dir, s->ctf.ncpus);
+	if (err) {
+		fprintf(stderr, "coretrace: writing %s failed: %s; what was written stays readable\n",
+			s->opts->output_dir, strerror(-err));
+		return err;
+	}
+	fprintf(stderr, "coretrace: wrote %llu events to %s: %llu bytes, %.1f bytes per event, %llu per sched_switch\n",
+		events, s->opts->output_dir, bytes,
+		events ? (double)bytes / (double)events : 0.0, s->switch_bytes);
+	return 0;
+}
+
 static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 {
 	struct ring_buffer *rb;
@@ -612,7 +745,9 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 			strerror(errno));
 		return -EIO;
 	}
-	err = ct_attach(skel);
+	err = ct_open_capture(s);
+	if (!err)
+		err = ct_attach(skel);
 	if (err) {
 		ring_buffer__free(rb);
 		return err;
@@ -625,6 +760,8 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	coretrace_bpf__detach(skel);
 	ring_buffer__consume(rb);
 	ct_check_output(s);
+	if (s->capturing && ct_close_capture(skel, s) && !err)
+		err = -EIO;
 	if (!s->pipe_closed)
 		ct_print_summary(skel, s);
 	ring_buffer__free(rb);

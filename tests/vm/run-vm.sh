@@ -87,10 +87,12 @@ mkdir -p "$logdir/artifacts"
 awk -v dir="$logdir/artifacts" '
 	{ gsub(/\r/, "") }
 	/^CORETRACE-ARTIFACT-BEGIN / { name = $2; file = dir "/" name ".b64"
+		if (name ~ /\//) { sub_dir = file; sub(/\/[^\/]*$/, "", sub_dir)
+			system("mkdir -p \"" sub_dir "\"") }
 		printf "" > file; next }
 	/^CORETRACE-ARTIFACT-END / { close(file); name = ""; next }
 	name != "" { print >> file }' "$result" 2>/dev/null
-for b64 in "$logdir/artifacts"/*.b64; do
+for b64 in "$logdir/artifacts"/*.b64 "$logdir/artifacts"/*/*.b64; do
 	[ -e "$b64" ] || continue
 	base64 -d "$b64" > "${b64%.b64}" && rm -f "$b64"
 done

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Read a capture sent by t_capture with babeltrace2 and check it.
+#
+#   check-capture.sh ARTIFACT_DIR
+set -u
+art=$1
+dir=$art/capture counts=$art/capture.counts
+command -v babeltrace2 >/dev/null || { echo "check-capture: babeltrace2 is missing (make deps)"; exit 1; }
+[ -s "$dir/metadata" ] && [ -s "$counts" ] || { echo "check-capture: FAIL: no capture in $art"; exit 1; }
+
+babeltrace2 --clock-cycles "$dir" > "$art/babeltrace.txt" 2> "$art/babeltrace.err"
+rc=$?
+failed=0
+if [ $rc -ne 0 ] || [ -s "$art/babeltrace.err" ]; then
+	echo "check-capture: FAIL: babeltrace2 exited $rc"
+	sed 's/^/    /' "$art/babeltrace.err" | head -n 20
+	failed=1
+fi
+echo "check-capture: babeltrace2 read $(wc -l < "$art/babeltrace.txt") events from $dir"
+
+# counts per event: babeltrace2's against coretrace's (names: comm and
+# irq_name are coretrace_*)
+awk -v bt="$art/babeltrace.txt" '
+	$1 == "pingpong" { next }
+	{ name = $1; if (name == "comm" || name == "irq_name") name = "coretrace_" name
+	  want[name] = $2 }
+	END {
+		while ((getline line < bt) > 0) {
+			if (match(line, /\) [^ ]+ [a-z_]+: /)) {
+				ev = substr(line, RSTART, RLENGTH); sub(/:.*/, "", ev); sub(/.* /, "", ev)
+				got[ev]++
+			}
+		}
+		bad = 0
+		for (e in want) {
+			printf "check-capture: %-22s coretrace %7d  babeltrace2 %7d  %s\n", e, want[e], got[e] + 0,
+				(want[e] == got[e] + 0 ? "ok" : "FAIL")
+			if (want[e] != got[e] + 0) bad++
+		}
+		for (e in got) if (!(e in want)) { printf "check-capture: FAIL: unexpected event %s\n", e; bad++ }
+		exit bad > 0
+	}' "$counts" || failed=1
+
+# the ping-pong tids, and clocks that never go back within a stream
+set -- $(awk '$1 == "pingpong" { print $2, $3, $4 }' "$counts")
+ping=$1 pong=$2 rounds=$3
+pairs=$(grep -c -e "prev_tid = $ping, next_tid = $pong," -e "prev_tid = $pong, next_tid = $ping," "$art/babeltrace.txt")
+echo "check-capture: ping-pong switches in babeltrace2's output: $pairs (rounds $rounds)"
+[ "$pairs" -ge "$rounds" ] || { echo "check-capture: FAIL: expected at least $rounds"; failed=1; }
+back=$(sed -n 's/^\[\([0-9]*\)\].*cpu_id = \([0-9]*\) .*/\2 \1/p' "$art/babeltrace.txt" |
+	awk '{ if (($1 in last) && $2 < last[$1]) n++; last[$1] = $2 } END { print n + 0 }')
+echo "check-capture: timestamps going back within a stream: $back"
+[ "$back" -eq 0 ] || failed=1
+exit $failed

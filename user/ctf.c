@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CTF 1.8 writer. Events are serialized field by field from the
+ * tables below, so reserved bytes never reach the disk and strings are
+ * written up to their NUL.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ctf.h"
+
+#define F(rec, member, ctf_name, kind) \
+	{ ctf_name, offsetof(struct rec, member), \
+	  sizeof(((struct rec *)0)->member), kind }
+#define END { NULL, 0, 0, CT_CTF_UINT }
+
+static const struct ct_ctf_field ct_f_comm[] = {
+	F(ct_comm, pid, "_tid", CT_CTF_UINT),
+	F(ct_comm, comm, "_comm", CT_CTF_STRING),
+	END
+};
+
+static const struct ct_ctf_field ct_f_irq_name[] = {
+	F(ct_irq_name, irq, "_irq", CT_CTF_UINT),
+	F(ct_irq_name, name, "_name", CT_CTF_STRING),
+	END
+};
+
+static const struct ct_ctf_field ct_f_sched_switch[] = {
+	F(ct_sched_switch, prev_pid, "_prev_tid", CT_CTF_UINT),
+	F(ct_sched_switch, next_pid, "_next_tid", CT_CTF_UINT),
+	F(ct_sched_switch, prev_state, "_prev_state", CT_CTF_UINT),
+	F(ct_sched_switch, prev_prio, "_prev_prio", CT_CTF_UINT),
+	F(ct_sched_switch, next_prio, "_next_prio", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_wakeup[] = {
+	F(ct_wakeup, pid, "_tid", CT_CTF_UINT),
+	F(ct_wakeup, target_cpu, "_target_cpu", CT_CTF_UINT),
+	F(ct_wakeup, prio, "_prio", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_migrate[] = {
+	F(ct_migrate, pid, "_tid", CT_CTF_UINT),
+	F(ct_migrate, orig_cpu, "_orig_cpu", CT_CTF_UINT),
+	F(ct_migrate, dest_cpu, "_dest_cpu", CT_CTF_UINT),
+	F(ct_migrate, prio, "_prio", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_fork[] = {
+	F(ct_fork, parent_pid, "_parent_tid", CT_CTF_UINT),
+	F(ct_fork, child_pid, "_child_tid", CT_CTF_UINT),
+	F(ct_fork, child_comm, "_child_comm", CT_CTF_STRING),
+	END
+};
+
+static const struct ct_ctf_field ct_f_exec[] = {
+	F(ct_exec, pid, "_tid", CT_CTF_UINT),
+	F(ct_exec, old_pid, "_old_tid", CT_CTF_UINT),
+	F(ct_exec, filename, "_filename", CT_CTF_STRING),
+	END
+};
+
+static const struct ct_ctf_field ct_f_exit[] = {
+	F(ct_exit, pid, "_tid", CT_CTF_UINT),
+	F(ct_exit, prio, "_prio", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_rename[] = {
+	F(ct_task_rename, pid, "_tid", CT_CTF_UINT),
+	F(ct_task_rename, newcomm, "_newcomm", CT_CTF_STRING),
+	END
+};
+
+static const struct ct_ctf_field ct_f_cpu_state[] = {
+	F(ct_cpu_state, state, "_state", CT_CTF_UINT),
+	F(ct_cpu_state, cpu_id, "_cpu_id", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_irq[] = {
+	F(ct_irq, irq, "_irq", CT_CTF_UINT),
+	F(ct_irq, ret, "_ret", CT_CTF_SINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_softirq[] = {
+	F(ct_softirq, vec, "_vec", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_function[] = {
+	F(ct_function, function, "_function", CT_CTF_UINT),
+	END
+};
+
+const struct ct_ctf_event ct_ctf_events[CT_EV_MAX] = {
+	[CT_EV_COMM] = { "coretrace_comm", ct_f_comm },
+	[CT_EV_IRQ_NAME] = { "coretrace_irq_name", ct_f_irq_name },
+	[CT_EV_SCHED_SWITCH] = { "sched_switch", ct_f_sched_switch },
+	[CT_EV_SCHED_WAKEUP] = { "sched_wakeup", ct_f_wakeup },
+	[CT_EV_SCHED_WAKEUP_NEW] = { "sched_wakeup_new", ct_f_wakeup },
+	[CT_EV_SCHED_WAKING] = { "sched_waking", ct_f_wakeup },
+	[CT_EV_SCHED_MIGRATE_TASK] = { "sched_migrate_task", ct_f_migrate },
+	[CT_EV_SCHED_PROCESS_FORK] = { "sched_process_fork", ct_f_fork },
+	[CT_EV_SCHED_PROCESS_EXEC] = { "sched_process_exec", ct_f_exec },
+	[CT_EV_SCHED_PROCESS_EXIT] = { "sched_process_exit", ct_f_exit },
+	[CT_EV_TASK_RENAME] = { "task_rename", ct_f_rename },
+	[CT_EV_CPU_IDLE] = { "power_cpu_idle", ct_f_cpu_state },
+	[CT_EV_CPU_FREQUENCY] = { "power_cpu_frequency", ct_f_cpu_state },
+	[CT_EV_IRQ_HANDLER_ENTRY] = { "irq_handler_entry", ct_f_irq },
+	[CT_EV_IRQ_HANDLER_EXIT] = { "irq_handler_exit", ct_f_irq },
+	[CT_EV_SOFTIRQ_ENTRY] = { "irq_softirq_entry", ct_f_softirq },
+	[CT_EV_SOFTIRQ_EXIT] = { "irq_softirq_exit", ct_f_softirq },
+	[CT_EV_TIMER_EXPIRE_ENTRY] = { "timer_expire_entry", ct_f_function },
+	[CT_EV_HRTIMER_EXPIRE_ENTRY] = { "timer_hrtimer_expire_entry", ct_f_function },
+	[CT_EV_WORKQUEUE_EXECUTE_START] = { "workqueue_execute_start", ct_f_function },
+};
+
+static void ct_uuid_text(const unsigned char u[16], char out[37])
+{
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* a TSDL string literal: the characters TSDL would misread are dropped */
+static void ct_tsdl_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++)
+		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static void ct_tsdl_field(FILE *f, const struct ct_ctf_field *field)
+{
+	if (field->kind == CT_CTF_STRING)
+		fprintf(f, "\t\tstring %s;\n", field->name);
+	else
+		fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d; } %s;\n",
+			field->size * 8u, field->kind == CT_CTF_SINT, field->name);
+}
+
+int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
+			  const struct ct_ctf_env *env)
+{
+	int64_t offset = env->clock_offset_ns;
+	char text[37];
+	int i, j;
+
+	ct_uuid_text(uuid, text);
+	fprintf(f, "/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := ct_clock_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
+		"\t\tuint32_t stream_id;\n\t};\n};\n\n", text);
+	fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"coretrace\";\n"
+		"\ttracer_major = 0;\n\ttracer_minor = 2;\n\tcoretrace_abi = %d;\n"
+		"\tsysname = \"Linux\";\n\tkernel_release = ", CT_ABI_VERSION);
+	ct_tsdl_string(f, env->kernel_release);
+	fputs(";\n\thostname = ", f);
+	ct_tsdl_string(f, env->hostname);
+	fputs(";\n};\n\n", f);
+	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
+		"\tdescription = \"CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns()\";\n"
+		"\tfreq = 1000000000;\n\tprecision = 1;\n"
+		"\toffset_s = %lld;\n\toffset = %lld;\n\tabsolute = false;\n};\n\n",
+		text, (long long)(offset / 1000000000),
+		(long long)(offset % 1000000000));
+	fputs("stream {\n\tid = 0;\n"
+	      "\tevent.header := struct {\n\t\tuint8_t id;\n\t\tct_clock_t timestamp;\n\t};\n"
+	      "\tpacket.context := struct {\n\t\tct_clock_t timestamp_begin;\n"
+	      "\t\tct_clock_t timestamp_end;\n\t\tuint64_t content_size;\n"
+	      "\t\tuint64_t packet_size;\n\t\tuint64_t events_discarded;\n"
+	      "\t\tuint32_t cpu_id;\n\t};\n};\n", f);
+	for (i = 0; i < CT_EV_MAX; i++) {
+		fprintf(f, "\nevent {\n\tname = \"%s\";\n\tid = %d;\n\tstream_id = 0;\n"
+			"\tfields := struct {\n", ct_ctf_events[i].name, i);
+		for (j = 0; ct_ctf_events[i].fields[j].name; j++)
+			ct_tsdl_field(f, &ct_ctf_events[i].fields[j]);
+		fputs("\t};\n};\n", f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static void ct_put(unsigned char **p, const void *src, size_t n)
+{
+	memcpy(*p, src, n);
+	*p += n;
+}
+
+/* Serialize @rec's event (header and fields) at @out; returns its size. */
+static size_t ct_ctf_serialize(const union ct_record *rec, unsigned char *out)
+{
+	const struct ct_ctf_field *field = ct_ctf_events[rec->hdr.type].fields;
+	const unsigned char *raw = (const unsigned char *)rec;
+	unsigned char *p = out;
+	uint8_t id = rec->hdr.type;
+	uint64_t ts = rec->hdr.ts;
+
+	ct_put(&p, &id, 1);
+	ct_put(&p, &ts, 8);		/* little endian, as the metadata says */
+	for (; field->name; field++) {
+		if (field->kind == CT_CTF_STRING) {
+			size_t len = strnlen((const char *)raw + field->offset,
+					     field->size - 1u);
+
+			ct_put(&p, raw + field->offset, len);
+			*p++ = '\0';
+		} else {
+			ct_put(&p, raw + field->offset, field->size);
+		}
+	}
+	return (size_t)(p - out);
+}
+
+size_t ct_ctf_event_bytes(const union ct_record *rec)
+{
+	unsigned char buf[CT_CTF_EVENT_MAX];
+
+	return ct_ctf_serialize(rec, buf);
+}
+
+static void ct_put_u64(unsigned char **p, uint64_t v)
+{
+	ct_put(p, &v, 8);
+}
+
+static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
+{
+	struct ct_ctf_stream *s = &ctf->streams[cpu];
+	unsigned char head[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES], *p = head;
+	uint64_t bits = (uint64_t)(sizeof(head) + s->used) * 8;
+	uint32_t magic = CT_CTF_MAGIC, stream_id = 0, cpu_id = (uint32_t)cpu;
+
+	if (!s->used)
+		return 0;
+	ct_put(&p, &magic, 4);
+	ct_put(&p, ctf->uuid, 16);
+	ct_put(&p, &stream_id, 4);
+	ct_put_u64(&p, s->ts_begin);
+	ct_put_u64(&p, s->ts_end);
+	ct_put_u64(&p, bits);		/* content_size */
+	ct_put_u64(&p, bits);		/* packet_size: no padding */
+	ct_put_u64(&p, s->events_discarded);
+	ct_put(&p, &cpu_id, 4);
+	if (fwrite(head, 1, sizeof(head), s->file) != sizeof(head) ||
+	    fwrite(s->packet, 1, s->used, s->file) != s->used ||
+	    fflush(s->file)) {
+		if (!ctf->error)
+			ctf->error = errno ? -errno : -EIO;
+		return ctf->error;
+	}
+	s->bytes += sizeof(head) + s->used;
+	s->used = 0;
+	return 0;
+}
+
+int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
+{
+	unsigned char event[CT_CTF_EVENT_MAX];
+	struct ct_ctf_stream *s;
+	size_t len;
+	int cpu = rec->hdr.cpu;
+
+	if (cpu >= ctf->ncpus)
+		return -ERANGE;
+	s = &ctf->streams[cpu];
+	len = ct_ctf_serialize(rec, event);
+	if (s->used + len > CT_CTF_PACKET_MAX - CT_CTF_HEADER_BYTES -
+			    CT_CTF_CONTEXT_BYTES)
+		ct_ctf_write_packet(ctf, cpu);
+	if (!s->used) {
+		s->ts_begin = rec->hdr.ts;
+		s->first_added_ns = now_ns;
+	}
+	/* a stream's clock never goes back, even if a record came late */
+	s->ts_end = rec->hdr.ts > s->ts_end ? rec->hdr.ts : s->ts_end;
+	memcpy(s->packet + s->used, event, len);
+	s->used += len;
+	s->events++;
+	return ctf->error;
+}
+
+void ct_ctf_set_discarded(struct ct_ctf *ctf, int cpu, uint64_t lost)
+{
+	if (cpu >= 0 && cpu < ctf->ncpus)
+		ctf->streams[cpu].events_discarded = lost;
+}
+
+int ct_ctf_flush_old(struct ct_ctf *ctf, uint64_t now_ns, uint64_t max_wait_ns)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
+		struct ct_ctf_stream *s = &ctf->streams[cpu];
+
+		if (s->used && now_ns - s->first_added_ns >= max_wait_ns)
+			ct_ctf_write_packet(ctf, cpu);
+	}
+	return ctf->error;
+}
+
+static int ct_ctf_make_uuid(unsigned char uuid[16])
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, uuid, 16) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != 16)
+		return -EIO;
+	uuid[6] = (uuid[6] & 0x0f) | 0x40;	/* version 4 */
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
+	return 0;
+}
+
+int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
+		const struct ct_ctf_env *env)
+{
+	char path[4096];
+	FILE *meta;
+	int cpu, err;
+
+	memset(ctf, 0, sizeof(*ctf));
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	err = ct_ctf_make_uuid(ctf->uuid);
+	if (err)
+		return err;
+	ctf->dir = strdup(dir);
+	ctf->ncpus = ncpus;
+	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
+	if (!ctf->dir || !ctf->streams)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	meta = fopen(path, "w");
+	if (!meta)
+		return -errno;
+	err = ct_ctf_write_metadata(meta, ctf->uuid, env);
+	if (fclose(meta) && !err)
+		err = -errno;
+	for (cpu = 0; cpu < ncpus && !err; cpu++) {
+		struct ct_ctf_stream *s = &ctf->streams[cpu];
+
+		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
+		s->file = fopen(path, "w");
+		s->packet = malloc(CT_CTF_PACKET_MAX);
+		if (!s->file || !s->packet)
+			err = s->file ? -ENOMEM : -errno;
+	}
+	return err;
+}
+
+int ct_ctf_close(struct ct_ctf *ctf)
+{
+	int cpu;
+
+	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++) {
+		struct ct_ctf_stream *s = &ctf->streams[cpu];
+
+		if (s->file) {
+			ct_ctf_write_packet(ctf, cpu);
+			if (fclose(s->file) && !ctf->error)
+				ctf->error = -errno;
+		}
+		free(s->packet);
+	}
+	free(ctf->streams);
+	free(ctf->dir);
+	ctf->streams = NULL;
+	ctf->dir = NULL;
+	return ctf->error;
+}
