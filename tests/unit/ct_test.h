@@ -47,5 +47,6 @@ void test_comm_cache(void);
 void test_printers(void);
 void test_ksyms(void);
 void test_layout(void);
+void test_ctf(void);
 
 #endif /* CORETRACE_CT_TEST_H */

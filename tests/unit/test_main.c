@@ -28,6 +28,7 @@ int main(void)
 		{ "printers", test_printers },
 		{ "ksyms", test_ksyms },
 		{ "layout", test_layout },
+		{ "ctf", test_ctf },
 	};
 	size_t i;
 

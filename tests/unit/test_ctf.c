@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The CTF writer: metadata, event encoding, packets, errors. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ct_test.h"
+#include "ctf.h"
+
+static union ct_record make_switch(uint64_t ts, int cpu)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.sched_switch.ts = ts;
+	r.sched_switch.type = CT_EV_SCHED_SWITCH;
+	r.sched_switch.cpu = (uint16_t)cpu;
+	r.sched_switch.prev_pid = 100;
+	r.sched_switch.next_pid = 200;
+	r.sched_switch.prev_state = 1;
+	r.sched_switch.prev_prio = 120;
+	r.sched_switch.next_prio = 98;
+	return r;
+}
+
+static void test_metadata(void)
+{
+	struct ct_ctf_env env = { "6.1.0-test", "host\"quote", 1500000000123456789ll };
+	unsigned char uuid[16] = { 0x12, 0x34 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int i;
+
+	CT_CHECK_INT(ct_ctf_write_metadata(f, uuid, &env), 0);
+	fclose(f);
+	CT_CHECK(!strncmp(text, "/* CTF 1.8 */\n", 14));
+	CT_CHECK(strstr(text, "uuid = \"12340000-0000-0000-0000-000000000000\";") != NULL);
+	CT_CHECK(strstr(text, "kernel_release = \"6.1.0-test\";") != NULL);
+	CT_CHECK(strstr(text, "hostname = \"hostquote\";") != NULL);	/* no stray quote */
+	CT_CHECK(strstr(text, "coretrace_abi = 2;") != NULL);
+	CT_CHECK(strstr(text, "offset_s = 1500000000;\n\toffset = 123456789;") != NULL);
+	CT_CHECK(strstr(text, "uint64_t events_discarded;") != NULL);
+	for (i = 0; i < CT_EV_MAX; i++) {
+		char want[96];
+
+		snprintf(want, sizeof(want), "name = \"%s\";\n\tid = %d;",
+			 ct_ctf_events[i].name, i);
+		CT_CHECK(strstr(text, want) != NULL);
+		CT_CHECK(ct_ctf_events[i].fields && ct_ctf_events[i].fields[0].name);
+	}
+	CT_CHECK(strstr(text, "integer { size = 32; align = 8; signed = 0; } _prev_tid;") != NULL);
+	CT_CHECK(strstr(text, "string _filename;") != NULL);
+	free(text);
+}
+
+static void test_event_bytes(void)
+{
+	union ct_record r = make_switch(1, 0);
+
+	/* the size goal: at most the 32 bytes of the ring */
+	CT_CHECK_INT(ct_ctf_event_bytes(&r), 21);
+	memset(&r, 0, sizeof(r));
+	r.exec.type = CT_EV_SCHED_PROCESS_EXEC;
+	strcpy(r.exec.filename, "/bin/true");
+	CT_CHECK_INT(ct_ctf_event_bytes(&r), 1 + 8 + 4 + 4 + 10);
+	/* a full array without NUL is cut to its length - 1 plus the NUL */
+	memset(r.exec.filename, 'x', sizeof(r.exec.filename));
+	CT_CHECK_INT(ct_ctf_event_bytes(&r), 1 + 8 + 4 + 4 + CT_FILENAME_LEN);
+}
+
+static void test_capture_files(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	unsigned char buf[256];
+	union ct_record r;
+	struct ct_ctf ctf;
+	uint64_t u64;
+	uint32_t u32;
+	struct stat st;
+	FILE *f;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	r = make_switch(1000, 1);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
+	r = make_switch(900, 1);		/* late: the packet end stays 1000 */
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 6), 0);
+	ct_ctf_set_discarded(&ctf, 1, 42);
+	/* nothing waited a second yet: nothing is written */
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 999999999ull, 1000000000ull), 0);
+	snprintf(path, sizeof(path), "%s/stream_1", dir);
+	CT_CHECK(!stat(path, &st) && st.st_size == 0);
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
+	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 42);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+
+	f = fopen(path, "r");
+	CT_CHECK(f && fread(buf, 1, sizeof(buf), f) == 110);
+	if (f)
+		fclose(f);
+	memcpy(&u32, buf, 4);
+	CT_CHECK_INT(u32, CT_CTF_MAGIC);
+	memcpy(&u64, buf + 24, 8);
+	CT_CHECK_INT(u64, 1000);		/* timestamp_begin */
+	memcpy(&u64, buf + 32, 8);
+	CT_CHECK_INT(u64, 1000);		/* timestamp_end */
+	memcpy(&u64, buf + 40, 8);
+	CT_CHECK_INT(u64, 110 * 8);		/* content_size, bits */
+	memcpy(&u64, buf + 48, 8);
+	CT_CHECK_INT(u64, 110 * 8);		/* packet_size */
+	memcpy(&u64, buf + 56, 8);
+	CT_CHECK_INT(u64, 42);			/* events_discarded */
+	memcpy(&u32, buf + 64, 4);
+	CT_CHECK_INT(u32, 1);			/* cpu_id */
+	CT_CHECK_INT(buf[68], CT_EV_SCHED_SWITCH);
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	CT_CHECK(!stat(path, &st) && st.st_size == 0);
+	/* a record for a CPU the capture has no stream for */
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	r = make_switch(1, 7);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), -ERANGE);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
+/* A full disk: the error is kept and reported, nothing crashes. */
+static void test_write_error(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	union ct_record r = make_switch(1, 0);
+	struct ct_ctf ctf;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	fclose(ctf.streams[0].file);
+	ctf.streams[0].file = fopen("/dev/full", "w");
+	CT_CHECK(ctf.streams[0].file != NULL);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), 0);
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 2000000000ull, 1000000000ull), -ENOSPC);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), -ENOSPC);	/* sticky */
+	CT_CHECK_INT(ct_ctf_close(&ctf), -ENOSPC);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+	/* a directory that cannot be made */
+	CT_CHECK(ct_ctf_open(&ctf, "/proc/coretrace-no/such", 1, &env) < 0);
+	ct_ctf_close(&ctf);
+}
+
+void test_ctf(void)
+{
+	test_metadata();
+	test_event_bytes();
+	test_capture_files();
+	test_write_error();
+}
