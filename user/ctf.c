@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "ctf.h"
 
@@ -246,6 +247,8 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	unsigned char head[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES], *p = head;
 	uint64_t bits = (uint64_t)(sizeof(head) + s->used) * 8;
 	uint32_t magic = CT_CTF_MAGIC, stream_id = 0, cpu_id = (uint32_t)cpu;
+	struct iovec iov[2];
+	ssize_t n;
 
 	if (!s->used)
 		return 0;
@@ -258,11 +261,23 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	ct_put_u64(&p, bits);		/* packet_size: no padding */
 	ct_put_u64(&p, s->events_discarded);
 	ct_put(&p, &cpu_id, 4);
-	if (fwrite(head, 1, sizeof(head), s->file) != sizeof(head) ||
-	    fwrite(s->packet, 1, s->used, s->file) != s->used ||
-	    fflush(s->file)) {
+	/*
+	 * One write(2) per packet: a recording killed at any moment leaves
+	 * whole packets on disk, never half of one.
+	 */
+	iov[0].iov_base = head;
+	iov[0].iov_len = sizeof(head);
+	iov[1].iov_base = s->packet;
+	iov[1].iov_len = s->used;
+	n = writev(s->fd, iov, 2);
+
+	if (n != (ssize_t)(sizeof(head) + s->used)) {
 		if (!ctf->error)
-			ctf->error = errno ? -errno : -EIO;
+			ctf->error = n < 0 ? -errno : -ENOSPC;
+		/* cut a short write off, so the file ends on a whole packet */
+		if (n > 0 && ftruncate(s->fd, (off_t)s->bytes))
+			ctf->error = -errno;
+		lseek(s->fd, (off_t)s->bytes, SEEK_SET);
 		return ctf->error;
 	}
 	s->bytes += sizeof(head) + s->used;
@@ -347,6 +362,8 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
 	if (!ctf->dir || !ctf->streams)
 		return -ENOMEM;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		ctf->streams[cpu].fd = -1;
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	meta = fopen(path, "w");
 	if (!meta)
@@ -358,10 +375,10 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
 		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
-		s->file = fopen(path, "w");
+		s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		s->packet = malloc(CT_CTF_PACKET_MAX);
-		if (!s->file || !s->packet)
-			err = s->file ? -ENOMEM : -errno;
+		if (s->fd < 0 || !s->packet)
+			err = s->fd >= 0 ? -ENOMEM : -errno;
 	}
 	return err;
 }
@@ -373,10 +390,11 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++) {
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
-		if (s->file) {
+		if (s->fd >= 0) {
 			ct_ctf_write_packet(ctf, cpu);
-			if (fclose(s->file) && !ctf->error)
+			if (close(s->fd) && !ctf->error)
 				ctf->error = -errno;
+			s->fd = -1;
 		}
 		free(s->packet);
 	}

@@ -45,7 +45,7 @@ struct ct_ctf_env {
 };
 
 struct ct_ctf_stream {
-	FILE *file;
+	int fd;				/* -1 when closed */
 	unsigned char *packet;		/* CT_CTF_PACKET_MAX bytes */
 	size_t used;			/* bytes of events in the packet */
 	uint64_t ts_begin, ts_end;

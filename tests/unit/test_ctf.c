@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CTF writer: metadata, event encoding, packets, errors. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,9 +137,9 @@ static void test_write_error(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
-	fclose(ctf.streams[0].file);
-	ctf.streams[0].file = fopen("/dev/full", "w");
-	CT_CHECK(ctf.streams[0].file != NULL);
+	close(ctf.streams[0].fd);
+	ctf.streams[0].fd = open("/dev/full", O_WRONLY);
+	CT_CHECK(ctf.streams[0].fd >= 0);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), 0);
 	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 2000000000ull, 1000000000ull), -ENOSPC);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), -ENOSPC);	/* sticky */
