@@ -28,10 +28,13 @@ CT_CPU=$(( $(nproc) - 1 ))
 start_record() {
 	out=$1 err=$2
 	shift 2
+	# fresh files: the shell may look at $err before the background
+	# coretrace has truncated it, and see an earlier run's start line
+	rm -f "$out" "$err"
 	taskset -c $CT_CPU coretrace record "$@" > "$out" 2> "$err" &
 	CT_PID=$!
 	i=0
-	while ! grep -q '^coretrace: tracing' "$err"; do
+	while ! grep -q '^coretrace: tracing' "$err" 2>/dev/null; do
 		if ! kill -0 "$CT_PID" 2>/dev/null; then
 			cat "$err"
 			fail "coretrace record exited before it started tracing"
