@@ -18,6 +18,7 @@ void ct_usage(FILE *out)
 	      "commands:\n"
 	      "  record     trace events and print them, one line each\n"
 	      "  list       list the events, whether this kernel has them, their size\n"
+	      "  report     read a capture written by record -o\n"
 	      "  check      will coretrace work here? load every program, compare\n"
 	      "             every field it reads with BTF and the tracefs format\n"
 	      "  version    print the version, record ABI and libbpf versions\n"
@@ -556,6 +557,56 @@ int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}
+	return CT_PARSE_OK;
+}
+
+static void ct_report_usage(FILE *out)
+{
+	fputs("usage: coretrace report DIR [--format text|json]\n"
+	      "\n"
+	      "Read a CTF capture written by coretrace record -o DIR and print\n"
+	      "every record, as record prints them live. A capture that does not\n"
+	      "read cleanly is named with the file and offset, exit status 2.\n"
+	      "\n"
+	      "  -f, --format FORMAT      text (default) or json\n",
+	      out);
+}
+
+int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
+			 FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->format = CT_FORMAT_TEXT;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			ct_report_usage(out);
+			return CT_PARSE_EXIT;
+		}
+		if (c == 'f' && !ct_parse_format(optarg, &opts->format))
+			continue;
+		if (c == 'f')
+			fprintf(err, "coretrace report: unknown format '%s' (want text or json)\n",
+				optarg);
+		else
+			ct_bad_option(err, "report", c == ':' ?
+				      "option needs a value" : "unknown option",
+				      argv, optopt);
+		return CT_PARSE_ERROR;
+	}
+	if (optind + 1 != argc) {
+		fprintf(err, "coretrace report: want one capture directory (see coretrace report --help)\n");
+		return CT_PARSE_ERROR;
+	}
+	opts->dir = argv[optind];
 	return CT_PARSE_OK;
 }
 

@@ -47,6 +47,11 @@ struct ct_check_opts {
 	bool json;
 };
 
+struct ct_report_opts {
+	const char *dir;
+	enum ct_format format;
+};
+
 enum ct_parse_result {
 	CT_PARSE_OK = 0,	/* run the command */
 	CT_PARSE_EXIT = 1,	/* help was printed: exit 0 */
@@ -84,6 +89,9 @@ int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
 /* Parse `check`'s options (argv[0] is "check"). */
 int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 			FILE *out, FILE *err);
+/* Parse `report`'s options (argv[0] is "report"). */
+int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
+			 FILE *out, FILE *err);
 /* Parse `version`'s options: only --help. */
 int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 

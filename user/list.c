@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `coretrace list` and `coretrace version`. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "ctf_read.h"
 #include "list.h"
 #include "sys.h"
 
@@ -56,4 +58,56 @@ void ct_version(FILE *out)
 {
 	fprintf(out, "coretrace %s\nrecord ABI %d\nlibbpf %s\n", CT_VERSION,
 		CT_ABI_VERSION, libbpf_version_string());
+}
+
+struct ct_report_ctx {
+	const struct ct_report_opts *opts;
+	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct ct_print_ctx pctx;
+	char line[1024];
+};
+
+static void ct_report_record(const union ct_record *rec, void *data)
+{
+	struct ct_report_ctx *c = data;
+	int n = ct_format(c->opts->format, rec, &c->pctx, c->line,
+			  sizeof(c->line));
+
+	if (n > 0) {
+		if ((size_t)n >= sizeof(c->line))
+			n = sizeof(c->line) - 1;
+		fwrite(c->line, 1, (size_t)n, stdout);
+		fputc('\n', stdout);
+	}
+	ct_learn_names(rec, &c->comms, &c->irqs);
+}
+
+int ct_report(const struct ct_report_opts *opts)
+{
+	struct ct_ctf_reader reader;
+	struct ct_report_ctx *c = calloc(1, sizeof(*c));
+	int err;
+
+	if (!c || ct_comm_cache_init(&c->comms, 65536)) {
+		free(c);
+		fprintf(stderr, "coretrace: out of memory\n");
+		return CT_EXIT_FAILURE;
+	}
+	c->opts = opts;
+	c->pctx.comms = &c->comms;
+	c->pctx.irqs = &c->irqs;
+	err = ct_ctf_reader_open(&reader, opts->dir);
+	if (!err)
+		err = ct_ctf_reader_run(&reader, ct_report_record, c);
+	fflush(stdout);
+	if (err)
+		fprintf(stderr, "coretrace report: %s (after %llu records)\n",
+			reader.error, reader.records);
+	else
+		fprintf(stderr, "coretrace report: %llu records read from %s\n",
+			reader.records, opts->dir);
+	ct_comm_cache_free(&c->comms);
+	free(c);
+	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
 }

@@ -37,6 +37,14 @@ static int ct_cmd_check(int argc, char **argv)
 	return parsed == CT_PARSE_OK ? ct_check(&opts) : ct_parse_exit(parsed);
 }
 
+static int ct_cmd_report(int argc, char **argv)
+{
+	struct ct_report_opts opts;
+	int parsed = ct_parse_report_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_report(&opts) : ct_parse_exit(parsed);
+}
+
 static int ct_cmd_version(int argc, char **argv)
 {
 	int parsed = ct_parse_version_args(argc, argv, stdout, stderr);
@@ -57,6 +65,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return ct_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return ct_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return ct_cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))

@@ -48,5 +48,6 @@ void test_printers(void);
 void test_ksyms(void);
 void test_layout(void);
 void test_ctf(void);
+void test_ctf_read(void);
 
 #endif /* CORETRACE_CT_TEST_H */

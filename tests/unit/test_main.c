@@ -29,6 +29,7 @@ int main(void)
 		{ "ksyms", test_ksyms },
 		{ "layout", test_layout },
 		{ "ctf", test_ctf },
+		{ "ctf_read", test_ctf_read },
 	};
 	size_t i;
 

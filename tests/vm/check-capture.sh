@@ -41,6 +41,19 @@ awk -v bt="$art/babeltrace.txt" '
 		exit bad > 0
 	}' "$counts" || failed=1
 
+# coretrace's own reader (it only reads files) must see the same records
+if [ -x ./coretrace ]; then
+	./coretrace report "$dir" > "$art/report.txt" 2> "$art/report.err"
+	rc=$?
+	read_n=$(sed -n 's/^coretrace report: \([0-9]*\) records read from .*/\1/p' "$art/report.err")
+	bt_n=$(wc -l < "$art/babeltrace.txt")
+	echo "check-capture: coretrace report read ${read_n:-?} records (exit $rc), babeltrace2 $bt_n"
+	if [ "$rc" -ne 0 ] || [ "${read_n:-x}" != "$bt_n" ]; then
+		echo "check-capture: FAIL: coretrace report: $(cat "$art/report.err")"
+		failed=1
+	fi
+fi
+
 # the ping-pong tids, and clocks that never go back within a stream
 set -- $(awk '$1 == "pingpong" { print $2, $3, $4 }' "$counts")
 ping=$1 pong=$2 rounds=$3

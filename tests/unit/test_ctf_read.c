@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The capture reader: a round trip, then every kind of broken capture. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "ct_test.h"
+#include "ctf_read.h"
+
+struct collected {
+	unsigned long count;
+	union ct_record last;
+};
+
+static void collect(const union ct_record *rec, void *data)
+{
+	struct collected *c = data;
+
+	c->count++;
+	c->last = *rec;
+}
+
+/* a capture of 3 records on CPU 1 in @dir */
+static void write_capture(const char *dir)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_ctf ctf;
+	union ct_record r;
+
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	memset(&r, 0, sizeof(r));
+	r.comm.ts = 10;
+	r.comm.type = CT_EV_COMM;
+	r.comm.cpu = 1;
+	r.comm.pid = 7;
+	strcpy(r.comm.comm, "seven");
+	ct_ctf_add(&ctf, &r, 0);
+	memset(&r, 0, sizeof(r));
+	r.sched_switch.ts = 20;
+	r.sched_switch.type = CT_EV_SCHED_SWITCH;
+	r.sched_switch.cpu = 1;
+	r.sched_switch.prev_pid = 7;
+	r.sched_switch.next_pid = 8;
+	r.sched_switch.prev_state = 0x101;
+	ct_ctf_add(&ctf, &r, 0);
+	memset(&r, 0, sizeof(r));
+	r.exec.ts = 30;
+	r.exec.type = CT_EV_SCHED_PROCESS_EXEC;
+	r.exec.cpu = 1;
+	r.exec.pid = 8;
+	strcpy(r.exec.filename, "/bin/sh");
+	ct_ctf_add(&ctf, &r, 0);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+}
+
+static int read_capture(const char *dir, struct collected *c, char *err, size_t len)
+{
+	struct ct_ctf_reader r;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = ct_ctf_reader_open(&r, dir);
+	if (!rc)
+		rc = ct_ctf_reader_run(&r, collect, c);
+	snprintf(err, len, "%s", rc ? r.error : "");
+	return rc;
+}
+
+static void shell(const char *fmt, const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, dir, dir, dir);
+	CT_CHECK_INT(system(cmd), 0);
+}
+
+/* break one copy of the capture with @fmt, expect @want in the error */
+static void broken(const char *dir, const char *fmt, const char *want)
+{
+	char copy[300], err[4608];
+	struct collected c;
+
+	snprintf(copy, sizeof(copy), "%s-b", dir);
+	{
+		char cmd[700];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -r %s %s", copy, dir, copy);
+		CT_CHECK_INT(system(cmd), 0);
+	}
+	shell(fmt, copy);
+	CT_CHECK(read_capture(copy, &c, err, sizeof(err)) != 0);
+	if (!strstr(err, want))
+		printf("  broken capture (%s): %s\n", fmt, err);
+	CT_CHECK(strstr(err, want) != NULL);
+}
+
+void test_ctf_read(void)
+{
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
+	struct collected c;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	write_capture(dir);
+	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
+	CT_CHECK_INT(c.count, 3);
+	CT_CHECK_INT(c.last.hdr.type, CT_EV_SCHED_PROCESS_EXEC);
+	CT_CHECK_INT(c.last.hdr.cpu, 1);
+	CT_CHECK_INT(c.last.exec.ts, 30);
+	CT_CHECK_STR(c.last.exec.filename, "/bin/sh");
+
+	/* stream_1: header 0..67, comm event at 68 */
+	broken(dir, "printf 'xx' | dd of=%s/stream_1 bs=1 seek=0 conv=notrunc 2>/dev/null", "wrong packet magic");
+	broken(dir, "printf 'x' | dd of=%s/stream_1 bs=1 seek=5 conv=notrunc 2>/dev/null", "another trace");
+	broken(dir, "truncate -s 40 %s/stream_1", "truncated packet header");
+	broken(dir, "truncate -s 100 %s/stream_1", "past the end of the file");
+	broken(dir, "printf '\\377\\377' | dd of=%s/stream_1 bs=1 seek=46 conv=notrunc 2>/dev/null", "content size larger");
+	broken(dir, "printf '\\377' | dd of=%s/stream_1 bs=1 seek=68 conv=notrunc 2>/dev/null", "unknown type");
+	broken(dir, "truncate -s 5 %s/metadata", "not CTF 1.8");
+	broken(dir, "sed -i 's/coretrace_abi = 2/coretrace_abi = 99/' %s/metadata", "from the future");
+	broken(dir, "sed -i 's/coretrace_abi/other_abi/' %s/metadata", "not a coretrace capture");
+	broken(dir, "rm %s/stream_0 %s/stream_1", "no stream files");
+	broken(dir, "head -c 4096 /dev/urandom > %s/stream_1", "");
+	broken(dir, "rm %s/metadata", "metadata");
+	/* a zero-length stream is an empty CPU, not an error */
+	snprintf(cmd, sizeof(cmd), "truncate -s 0 %s/stream_0", dir);
+	CT_CHECK_INT(system(cmd), 0);
+	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
+	CT_CHECK_INT(system(cmd), 0);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading coretrace's own CTF captures back: every packet is checked
+ * against the file it sits in, every event is rebuilt into a coretrace
+ * record and goes through the same decoder as the live path.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "ctf_read.h"
+
+#define CT_META_MAX	(1u << 20)
+#define CT_STREAM_MAX	((size_t)1 << 32)
+
+static int ct_fail(struct ct_ctf_reader *r, const char *file, size_t offset,
+		   const char *what)
+{
+	snprintf(r->error, sizeof(r->error), "%.4000s: offset %zu: %.300s", file,
+		 offset, what);
+	return -EINVAL;
+}
+
+static int ct_read_file(const char *path, unsigned char **data, size_t *len,
+			size_t max)
+{
+	struct stat st;
+	FILE *f = fopen(path, "rb");
+
+	*data = NULL;
+	*len = 0;
+	if (!f)
+		return -errno;
+	if (fstat(fileno(f), &st) || (size_t)st.st_size > max) {
+		fclose(f);
+		return -EFBIG;
+	}
+	*data = malloc((size_t)st.st_size + 1);
+	if (!*data) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	*len = fread(*data, 1, (size_t)st.st_size, f);
+	(*data)[*len] = '\0';
+	fclose(f);
+	return 0;
+}
+
+static int ct_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* "uuid = \"xxxxxxxx-xxxx-...\"" -> 16 bytes */
+static int ct_parse_uuid(const char *text, unsigned char uuid[16])
+{
+	const char *p = strstr(text, "uuid = \"");
+	int i = 0, hi, lo;
+
+	if (!p)
+		return -EINVAL;
+	for (p += 8; *p && *p != '"' && i < 16; p++) {
+		if (*p == '-')
+			continue;
+		hi = ct_hex(p[0]);
+		lo = ct_hex(p[1]);
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		uuid[i++] = (unsigned char)(hi << 4 | lo);
+		p++;
+	}
+	return i == 16 ? 0 : -EINVAL;
+}
+
+int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
+{
+	char path[4096];
+	unsigned char *meta;
+	const char *abi;
+	size_t len;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->dir = dir;
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	err = ct_read_file(path, &meta, &len, CT_META_MAX);
+	if (err) {
+		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
+			 err == -EFBIG ? "too large for a coretrace metadata file"
+				       : strerror(-err));
+		return err;
+	}
+	err = -EINVAL;
+	if (len < 12 || strncmp((const char *)meta, "/* CTF 1.8", 10))
+		ct_fail(r, path, 0, "not CTF 1.8 metadata (no /* CTF 1.8 marker)");
+	else if (!(abi = strstr((const char *)meta, "coretrace_abi = ")))
+		ct_fail(r, path, 0, "not a coretrace capture (no coretrace_abi in env)");
+	else if (atoi(abi + 16) != CT_ABI_VERSION)
+		ct_fail(r, path, (size_t)(abi - (const char *)meta),
+			atoi(abi + 16) > CT_ABI_VERSION ?
+			"record ABI version from the future" :
+			"record ABI version this coretrace does not read");
+	else if (ct_parse_uuid((const char *)meta, r->uuid))
+		ct_fail(r, path, 0, "no trace uuid");
+	else
+		err = 0;
+	free(meta);
+	return err;
+}
+
+static uint64_t ct_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t ct_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Rebuild one event at @p (at most @len bytes) into @raw; its size or -1. */
+static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
+			  union ct_record *raw)
+{
+	const struct ct_ctf_field *field;
+	unsigned char *out = (unsigned char *)raw;
+	size_t pos = 9, n;
+	unsigned int id;
+
+	if (len < 9)
+		return -1;
+	id = p[0];
+	if (id >= CT_EV_MAX)
+		return -2;
+	memset(raw, 0, sizeof(*raw));
+	raw->hdr.type = (uint8_t)id;
+	raw->hdr.ts = ct_u64(p + 1);
+	raw->hdr.cpu = (uint16_t)cpu;
+	for (field = ct_ctf_events[id].fields; field->name; field++) {
+		if (field->kind == CT_CTF_STRING) {
+			const unsigned char *nul = memchr(p + pos, '\0', len - pos);
+
+			if (!nul)
+				return -1;
+			n = (size_t)(nul - (p + pos));
+			if (n >= field->size)
+				return -3;
+			memcpy(out + field->offset, p + pos, n);
+			pos += n + 1;
+		} else {
+			if (pos + field->size > len)
+				return -1;
+			memcpy(out + field->offset, p + pos, field->size);
+			pos += field->size;
+		}
+	}
+	return (long)pos;
+}
+
+static int ct_read_packets(struct ct_ctf_reader *r, const char *path,
+			   const unsigned char *data, size_t len,
+			   ct_ctf_record_cb cb, void *ctx)
+{
+	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
+	union ct_record raw, rec;
+	size_t off = 0, pos, end;
+	uint64_t content, packet;
+	unsigned int cpu;
+	long n;
+
+	while (off < len) {
+		if (len - off < head)
+			return ct_fail(r, path, off, "truncated packet header");
+		if (ct_u32(data + off) != CT_CTF_MAGIC)
+			return ct_fail(r, path, off, "wrong packet magic");
+		if (memcmp(data + off + 4, r->uuid, 16))
+			return ct_fail(r, path, off, "packet of another trace (uuid differs)");
+		content = ct_u64(data + off + 40);
+		packet = ct_u64(data + off + 48);
+		cpu = ct_u32(data + off + 64);
+		if (content % 8 || packet % 8 || content > packet ||
+		    content < head * 8)
+			return ct_fail(r, path, off, "content size larger than the packet, or not whole bytes");
+		if (packet / 8 > len - off)
+			return ct_fail(r, path, off, "packet size points past the end of the file");
+		r->discarded = ct_u64(data + off + 56);
+		end = off + (size_t)(content / 8);
+		for (pos = off + head; pos < end; pos += (size_t)n) {
+			n = ct_read_event(data + pos, end - pos, cpu, &raw);
+			if (n == -2)
+				return ct_fail(r, path, pos, "record of an unknown type");
+			if (n < 0)
+				return ct_fail(r, path, pos, "event runs past its packet's content");
+			if (ct_decode(&raw, ct_events[raw.hdr.type].size, &rec))
+				return ct_fail(r, path, pos, "record the decoder refuses");
+			r->records++;
+			cb(&rec, ctx);
+		}
+		off += (size_t)(packet / 8);
+	}
+	return 0;
+}
+
+int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
+{
+	char path[4096];
+	unsigned char *data;
+	size_t len;
+	int cpu, err, streams = 0;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/stream_%d", r->dir, cpu);
+		err = ct_read_file(path, &data, &len, CT_STREAM_MAX);
+		if (err == -ENOENT)
+			break;
+		if (err) {
+			snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
+				 strerror(-err));
+			return err;
+		}
+		streams++;
+		err = ct_read_packets(r, path, data, len, cb, ctx);
+		free(data);
+		if (err)
+			return err;
+	}
+	if (!streams) {
+		snprintf(r->error, sizeof(r->error), "%.4000s: no stream files (stream_0...)",
+			 r->dir);
+		return -ENOENT;
+	}
+	return 0;
+}
