@@ -49,19 +49,10 @@ static size_t ct_log_len;
 static int ct_capture_log(enum libbpf_print_level level, const char *fmt,
 			  va_list args)
 {
-	va_list copy;
-	int n;
-
 	(void)level;
-	if (!ct_log || ct_log_len >= CT_LOG_MAX - 1)
-		return 0;
-	va_copy(copy, args);
-	n = vsnprintf(ct_log + ct_log_len, CT_LOG_MAX - ct_log_len, fmt, copy);
-	va_end(copy);
-	if (n > 0)
-		ct_log_len += (size_t)n < CT_LOG_MAX - ct_log_len ?
-			      (size_t)n : CT_LOG_MAX - ct_log_len - 1;
-	return n;
+	if (ct_log)
+		ct_log_append(ct_log, CT_LOG_MAX, &ct_log_len, fmt, args);
+	return 0;
 }
 
 static double ct_ms_since(const struct timespec *t0)
@@ -229,18 +220,14 @@ static void ct_print_text(const struct ct_check_prog *progs, int n, FILE *out)
 	}
 }
 
+/* @s as a JSON string, with the escaping the event printers use */
 static void ct_json_escaped(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
+	char text[1024];
+	struct ct_buf b = { text, sizeof(text), 0 };
+
+	ct_buf_json_str(&b, s, sizeof(text) / 8);
+	fputs(text, out);
 }
 
 static void ct_print_json(const struct ct_check_prog *progs, int n, int bad,

@@ -281,23 +281,22 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 		return ctf->error;
 	}
 	s->bytes += sizeof(head) + s->used;
+	ctf->bytes += sizeof(head) + s->used;
 	s->used = 0;
 	return 0;
 }
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
-	unsigned char event[CT_CTF_EVENT_MAX];
 	struct ct_ctf_stream *s;
-	size_t len;
 	int cpu = rec->hdr.cpu;
 
 	if (cpu >= ctf->ncpus)
 		return -ERANGE;
 	s = &ctf->streams[cpu];
-	len = ct_ctf_serialize(rec, event);
-	if (s->used + len > CT_CTF_PACKET_MAX - CT_CTF_HEADER_BYTES -
-			    CT_CTF_CONTEXT_BYTES)
+	/* room for the largest event: serialize straight into the packet */
+	if (s->used + CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEADER_BYTES -
+					 CT_CTF_CONTEXT_BYTES)
 		ct_ctf_write_packet(ctf, cpu);
 	if (!s->used) {
 		s->ts_begin = rec->hdr.ts;
@@ -305,9 +304,9 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	}
 	/* a stream's clock never goes back, even if a record came late */
 	s->ts_end = rec->hdr.ts > s->ts_end ? rec->hdr.ts : s->ts_end;
-	memcpy(s->packet + s->used, event, len);
-	s->used += len;
+	s->used += ct_ctf_serialize(rec, s->packet + s->used);
 	s->events++;
+	ctf->events++;
 	return ctf->error;
 }
 

@@ -51,7 +51,7 @@ struct ct_ctf_stream {
 	uint64_t ts_begin, ts_end;
 	uint64_t first_added_ns;	/* monotonic time the first event waited */
 	uint64_t events_discarded;
-	uint64_t events, bytes;
+	uint64_t events, bytes;		/* of this stream */
 };
 
 struct ct_ctf {
@@ -60,6 +60,7 @@ struct ct_ctf {
 	int ncpus;
 	struct ct_ctf_stream *streams;
 	int error;			/* first write error (-errno), sticky */
+	uint64_t events, bytes;		/* written so far, all streams */
 };
 
 /* Create DIR (which must not exist or be empty) with its metadata. */

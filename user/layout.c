@@ -137,3 +137,19 @@ bool ct_core_failure_sentence(const char *log, const char *prog, char *buf,
 		 prog, (int)spec_len, spec);
 	return true;
 }
+
+void ct_log_append(char *buf, size_t cap, size_t *len, const char *fmt,
+		   va_list args)
+{
+	size_t room = cap > *len ? cap - *len : 0;
+	va_list copy;
+	int n;
+
+	if (room <= 1)
+		return;
+	va_copy(copy, args);
+	n = vsnprintf(buf + *len, room, fmt, copy);
+	va_end(copy);
+	if (n > 0)
+		*len += (size_t)n < room ? (size_t)n : room - 1;
+}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #define CT_FIELD_NAME_MAX	64
@@ -65,5 +66,12 @@ int ct_relo_parse_line(const char *line, struct ct_relo *relo);
  */
 bool ct_core_failure_sentence(const char *log, const char *prog, char *buf,
 			      size_t len);
+
+/*
+ * Append one libbpf log message to @buf (capacity @cap, @len used), for
+ * reading relocations or a failure back; stops quietly when full.
+ */
+void ct_log_append(char *buf, size_t cap, size_t *len, const char *fmt,
+		   va_list args);
 
 #endif /* CORETRACE_LAYOUT_H */

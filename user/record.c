@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -59,26 +58,12 @@ static void ct_on_signal(int sig)
 	ct_stop_requested = 1;
 }
 
-static void ct_keep_warning(const char *fmt, va_list args)
-{
-	size_t room = sizeof(ct_load_log) - ct_load_log_len;
-	va_list copy;
-	int n;
-
-	if (room <= 1)
-		return;
-	va_copy(copy, args);
-	n = vsnprintf(ct_load_log + ct_load_log_len, room, fmt, copy);
-	va_end(copy);
-	if (n > 0)
-		ct_load_log_len += (size_t)n < room ? (size_t)n : room - 1;
-}
-
 static int ct_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			   va_list args)
 {
 	if (level == LIBBPF_WARN)
-		ct_keep_warning(fmt, args);
+		ct_log_append(ct_load_log, sizeof(ct_load_log), &ct_load_log_len,
+			      fmt, args);
 	/* -v passes libbpf's log through, -vv with its debug lines */
 	if ((level == LIBBPF_INFO && ct_libbpf_verbosity < 1) ||
 	    (level == LIBBPF_DEBUG && ct_libbpf_verbosity < 2))
@@ -666,22 +651,6 @@ static void ct_session_free(struct ct_session *s)
 	ct_ksyms_free(&s->ksyms);
 }
 
-/* bytes of the stream files of a capture */
-static unsigned long long ct_du_bytes(const char *dir, int ncpus)
-{
-	unsigned long long total = 0;
-	char path[4096];
-	struct stat st;
-	int cpu;
-
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
-		if (!stat(path, &st))
-			total += (unsigned long long)st.st_size;
-	}
-	return total;
-}
-
 static int ct_open_capture(struct ct_session *s)
 {
 	struct ct_ctf_env env = { "unknown", "unknown", 0 };
@@ -714,15 +683,13 @@ static int ct_open_capture(struct ct_session *s)
 
 static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
 {
-	unsigned long long events = 0, bytes = 0;
-	int cpu, err;
+	unsigned long long events, bytes;
+	int err;
 
 	ct_update_discarded(skel, s);
-	for (cpu = 0; cpu < s->ctf.ncpus; cpu++)
-		events += s->ctf.streams[cpu].events;
 	err = ct_ctf_close(&s->ctf);
-	/* bytes written, with the packets closed just now */
-	bytes = ct_du_bytes(s->opts->output_dir, s->ctf.ncpus);
+	events = s->ctf.events;
+	bytes = s->ctf.bytes;
 	if (err) {
 		fprintf(stderr, "coretrace: writing %s failed: %s; what was written stays readable\n",
 			s->opts->output_dir, strerror(-err));

@@ -22,16 +22,9 @@ static size_t log_len;
 
 static int capture(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	int n;
-
 	(void)level;
-	if (log_len >= sizeof(log_buf) - 1)
-		return 0;
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, args);
-	if (n > 0)
-		log_len += (size_t)n < sizeof(log_buf) - log_len ?
-			   (size_t)n : sizeof(log_buf) - log_len - 1;
-	return n;
+	ct_log_append(log_buf, sizeof(log_buf), &log_len, fmt, args);
+	return 0;
 }
 
 static struct missing_field_bpf *load_only(const char *name, int *err)

@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "layout.h"
 
 #define EVENT_DIR	"/sys/kernel/tracing/events/sched/sched_switch"
 #define RING_PAGES	512
@@ -63,32 +64,12 @@ struct frozen_sched_switch {
 	int next_prio;
 };
 
-/* "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;" */
-static void parse_format_line(const char *line)
-{
-	const char *semi = strchr(line, ';'), *name, *off;
-	size_t i, len;
-
-	if (!strstr(line, "field:") || !semi)
-		return;
-	for (name = semi; name > line && name[-1] != ' ' && name[-1] != '*';)
-		name--;
-	len = (size_t)(semi - name);
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		if (strlen(fields[i].name) != len ||
-		    strncmp(name, fields[i].name, len))
-			continue;
-		off = strstr(line, "offset:");
-		if (off && sscanf(off, "offset:%d;\tsize:%d;", &fields[i].offset,
-				  &fields[i].size) != 2)
-			fields[i].offset = -1;
-	}
-}
-
 static int read_format(int *id)
 {
-	char line[512];
+	struct ct_tp_format fmt;
+	size_t i;
 	FILE *f;
+	int err;
 
 	f = fopen(EVENT_DIR "/id", "r");
 	if (!f || fscanf(f, "%d", id) != 1) {
@@ -101,9 +82,18 @@ static int read_format(int *id)
 		fprintf(stderr, "rawswitch: cannot read %s/format\n", EVENT_DIR);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f))
-		parse_format_line(line);
+	err = ct_format_parse(f, &fmt);
 	fclose(f);
+	if (err) {
+		fprintf(stderr, "rawswitch: cannot parse %s/format\n", EVENT_DIR);
+		return -1;
+	}
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const struct ct_format_field *ff = ct_format_find(&fmt, fields[i].name);
+
+		fields[i].offset = ff ? ff->offset : -1;
+		fields[i].size = ff ? ff->size : 0;
+	}
 	if (fields[F_PREV_PID].offset < 0 || fields[F_NEXT_PID].offset < 0) {
 		fprintf(stderr, "rawswitch: no prev_pid/next_pid in the format file\n");
 		return -1;
