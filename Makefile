@@ -6,6 +6,7 @@
 #   make vm-test    guest tests only (KERNEL=path/to/bzImage to pick a kernel)
 #   make demo       install what is missing, build, trace a workload in a guest
 #   make deps       install the Debian packages the project needs (root)
+#   make fuzz       libFuzzer on the capture reader (FUZZ_SECONDS=600)
 
 BUILD		?= build
 CC		?= gcc
@@ -58,7 +59,7 @@ TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring checkpatch
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring checkpatch fuzz
 .SECONDARY:
 
 all: coretrace
@@ -88,6 +89,25 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(wildcard user/*.h)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
 		-o $@ $(UNIT_SRCS) $(CORE_SRCS)
 
+# fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
+# the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS
+FUZZ_SRCS	:= tests/fuzz/fuzz_ctf_read.c
+FUZZ_REPLAY	:= $(BUILD)/fuzz/replay
+FUZZ_BIN	:= $(BUILD)/fuzz/fuzz_ctf_read
+FUZZ_SECONDS	?= 600
+FUZZ_INPUTS	= $(wildcard tests/fuzz/corpus/* tests/fuzz/crashers/*)
+
+$(FUZZ_REPLAY): $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) \
+		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS)
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+	@mkdir -p $(@D)
+	$(CLANG) $(filter-out -MMD -MP,$(USER_CFLAGS)) -Wno-unused-command-line-argument \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(FUZZ_SRCS) $(CORE_SRCS)
+
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
@@ -107,8 +127,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
 
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(FUZZ_REPLAY)
 	$(UNIT_BIN)
+	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
+
+fuzz: $(FUZZ_BIN)
+	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
 
 vm-test: $(INITRAMFS)
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \

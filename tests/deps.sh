@@ -7,7 +7,7 @@
 set -eu
 
 PACKAGES="
-	make gcc clang llvm libc6-dev
+	make gcc clang llvm libc6-dev libclang-rt-14-dev
 	libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	linux-image-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2

@@ -9,8 +9,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "ctf.h"
 
@@ -241,6 +244,218 @@ static void ct_put_u64(unsigned char **p, uint64_t v)
 	ct_put(p, &v, 8);
 }
 
+/*
+ * One packet at the end of @s's file in one writev(2). A short write is
+ * cut back, so the file ends on a whole packet; the error is kept.
+ */
+static int ct_stream_append(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			    const struct iovec *iov, int iovcnt)
+{
+	size_t want = 0;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < iovcnt; i++)
+		want += iov[i].iov_len;
+	n = writev(s->fd, iov, iovcnt);
+	if (n != (ssize_t)want) {
+		if (!ctf->error)
+			ctf->error = n < 0 ? -errno : -ENOSPC;
+		if (n > 0 && ftruncate(s->fd, (off_t)s->bytes))
+			ctf->error = -errno;
+		lseek(s->fd, (off_t)s->bytes, SEEK_SET);
+		return ctf->error;
+	}
+	s->bytes += want;
+	ctf->bytes += want;
+	return 0;
+}
+
+/*
+ * The writer process. A SIGKILL that lands while a packet is being
+ * written stops the kernel's copy at a page boundary and leaves half a
+ * packet at the end of the file, which CTF readers refuse (babeltrace2
+ * then reads nothing at all). So once recording starts the stream files
+ * belong to a child: it gets each packet over a pipe and writes only
+ * packets it received whole. When coretrace dies, the child sees the end
+ * of the pipe, drops a packet it got only part of, and exits.
+ */
+struct ct_writer_msg {
+	uint32_t cpu;
+	uint32_t len;		/* bytes of the packet that follows */
+};
+
+struct ct_writer_status {
+	int32_t error;		/* first write error, -errno */
+	uint32_t done;		/* 1 in the last message, at exit */
+	uint64_t bytes;		/* written whole, all streams */
+};
+
+static size_t ct_read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+static int ct_write_full(int fd, struct iovec *iov, int iovcnt)
+{
+	ssize_t n;
+
+	while (iovcnt > 0) {
+		n = writev(fd, iov, iovcnt);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static void ct_writer_report(struct ct_ctf *ctf, int status_fd, uint32_t done)
+{
+	struct ct_writer_status st = { ctf->error, done, ctf->bytes };
+
+	if (write(status_fd, &st, sizeof(st)) != sizeof(st))
+		return;		/* coretrace is gone: nobody to tell */
+}
+
+/* The child keeps only the pipes and its stream files open. */
+static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
+				   int status_fd)
+{
+	int fd, max = (int)sysconf(_SC_OPEN_MAX), cpu;
+
+	for (fd = 0; fd < max && fd < 65536; fd++) {
+		bool keep = fd == in_fd || fd == status_fd;
+
+		for (cpu = 0; cpu < ctf->ncpus && !keep; cpu++)
+			keep = fd == ctf->streams[cpu].fd;
+		if (!keep)
+			close(fd);
+	}
+}
+
+static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
+{
+	unsigned char *packet = malloc(CT_CTF_PACKET_MAX);
+	struct ct_writer_msg msg;
+	struct iovec iov;
+	int cpu, sig, quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
+	/* coretrace decides when recording ends: the end of the pipe */
+	for (sig = 0; sig < (int)(sizeof(quiet) / sizeof(quiet[0])); sig++)
+		signal(quiet[sig], SIG_IGN);
+	prctl(PR_SET_NAME, "coretrace-write");
+	ct_writer_close_others(ctf, in_fd, status_fd);
+	if (!packet)
+		ctf->error = -ENOMEM;
+	while (ct_read_full(in_fd, &msg, sizeof(msg)) == sizeof(msg)) {
+		if (msg.cpu >= (uint32_t)ctf->ncpus || msg.len > CT_CTF_PACKET_MAX)
+			break;
+		if (!packet || ct_read_full(in_fd, packet, msg.len) != msg.len)
+			break;		/* coretrace died in the middle of it */
+		if (ctf->error)
+			continue;	/* keep reading so coretrace never blocks */
+		iov.iov_base = packet;
+		iov.iov_len = msg.len;
+		if (ct_stream_append(ctf, &ctf->streams[msg.cpu], &iov, 1))
+			ct_writer_report(ctf, status_fd, 0);
+	}
+	for (cpu = 0; cpu < ctf->ncpus; cpu++)
+		if (close(ctf->streams[cpu].fd) && !ctf->error)
+			ctf->error = -errno;
+	ct_writer_report(ctf, status_fd, 1);
+	_exit(0);
+}
+
+/* A writer's status, if one is waiting; @block waits for its last one. */
+static void ct_ctf_poll_writer(struct ct_ctf *ctf, bool block)
+{
+	struct ct_writer_status st;
+	int flags = fcntl(ctf->status_fd, F_GETFL);
+
+	fcntl(ctf->status_fd, F_SETFL, block ? flags & ~O_NONBLOCK
+					     : flags | O_NONBLOCK);
+	while (ct_read_full(ctf->status_fd, &st, sizeof(st)) == sizeof(st)) {
+		if (st.error && !ctf->error)
+			ctf->error = st.error;
+		if (st.done) {
+			ctf->bytes = st.bytes;
+			return;
+		}
+	}
+	if (block && !ctf->error)
+		ctf->error = -EPIPE;	/* the writer died without its report */
+}
+
+static void ct_ctf_send(struct ct_ctf *ctf, int cpu, struct iovec *packet)
+{
+	struct ct_writer_msg msg = { (uint32_t)cpu, 0 };
+	struct iovec iov[3] = { { &msg, sizeof(msg) }, packet[0], packet[1] };
+	int err;
+
+	msg.len = (uint32_t)(packet[0].iov_len + packet[1].iov_len);
+	err = ct_write_full(ctf->pipe_fd, iov, 3);
+	if (err && !ctf->error)
+		ctf->error = err;
+	ctf->bytes += msg.len;		/* until the writer's own count */
+	ct_ctf_poll_writer(ctf, false);
+}
+
+int ct_ctf_start_writer(struct ct_ctf *ctf)
+{
+	int to_writer[2], from_writer[2], cpu;
+	pid_t pid;
+
+	if (pipe2(to_writer, O_CLOEXEC))
+		return -errno;
+	if (pipe2(from_writer, O_CLOEXEC)) {
+		close(to_writer[0]);
+		close(to_writer[1]);
+		return -errno;
+	}
+	/* a dead writer is an error to report, not a reason to die */
+	signal(SIGPIPE, SIG_IGN);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		ct_writer_main(ctf, to_writer[0], from_writer[1]);
+	close(to_writer[0]);
+	close(from_writer[1]);
+	if (pid < 0) {
+		close(to_writer[1]);
+		close(from_writer[0]);
+		return -errno;
+	}
+	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
+		close(ctf->streams[cpu].fd);
+		ctf->streams[cpu].fd = -1;
+	}
+	ctf->pipe_fd = to_writer[1];
+	ctf->status_fd = from_writer[0];
+	ctf->writer_pid = pid;
+	return 0;
+}
+
 static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 {
 	struct ct_ctf_stream *s = &ctf->streams[cpu];
@@ -248,7 +463,6 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	uint64_t bits = (uint64_t)(sizeof(head) + s->used) * 8;
 	uint32_t magic = CT_CTF_MAGIC, stream_id = 0, cpu_id = (uint32_t)cpu;
 	struct iovec iov[2];
-	ssize_t n;
 
 	if (!s->used)
 		return 0;
@@ -261,29 +475,16 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	ct_put_u64(&p, bits);		/* packet_size: no padding */
 	ct_put_u64(&p, s->events_discarded);
 	ct_put(&p, &cpu_id, 4);
-	/*
-	 * One write(2) per packet: a recording killed at any moment leaves
-	 * whole packets on disk, never half of one.
-	 */
 	iov[0].iov_base = head;
 	iov[0].iov_len = sizeof(head);
 	iov[1].iov_base = s->packet;
 	iov[1].iov_len = s->used;
-	n = writev(s->fd, iov, 2);
-
-	if (n != (ssize_t)(sizeof(head) + s->used)) {
-		if (!ctf->error)
-			ctf->error = n < 0 ? -errno : -ENOSPC;
-		/* cut a short write off, so the file ends on a whole packet */
-		if (n > 0 && ftruncate(s->fd, (off_t)s->bytes))
-			ctf->error = -errno;
-		lseek(s->fd, (off_t)s->bytes, SEEK_SET);
-		return ctf->error;
-	}
-	s->bytes += sizeof(head) + s->used;
-	ctf->bytes += sizeof(head) + s->used;
+	if (ctf->writer_pid)
+		ct_ctf_send(ctf, cpu, iov);
+	else
+		ct_stream_append(ctf, s, iov, 2);
 	s->used = 0;
-	return 0;
+	return ctf->error;
 }
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
@@ -320,6 +521,8 @@ int ct_ctf_flush_old(struct ct_ctf *ctf, uint64_t now_ns, uint64_t max_wait_ns)
 {
 	int cpu;
 
+	if (ctf->writer_pid)
+		ct_ctf_poll_writer(ctf, false);
 	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
@@ -351,6 +554,8 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 	int cpu, err;
 
 	memset(ctf, 0, sizeof(*ctf));
+	ctf->pipe_fd = -1;
+	ctf->status_fd = -1;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
 	err = ct_ctf_make_uuid(ctf->uuid);
@@ -389,13 +594,19 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++) {
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
-		if (s->fd >= 0) {
+		if (s->fd >= 0 || ctf->writer_pid)
 			ct_ctf_write_packet(ctf, cpu);
-			if (close(s->fd) && !ctf->error)
-				ctf->error = -errno;
-			s->fd = -1;
-		}
+		if (s->fd >= 0 && close(s->fd) && !ctf->error)
+			ctf->error = -errno;
+		s->fd = -1;
 		free(s->packet);
+	}
+	if (ctf->writer_pid) {
+		close(ctf->pipe_fd);
+		ct_ctf_poll_writer(ctf, true);
+		close(ctf->status_fd);
+		waitpid(ctf->writer_pid, NULL, 0);
+		ctf->writer_pid = 0;
 	}
 	free(ctf->streams);
 	free(ctf->dir);

@@ -61,11 +61,19 @@ struct ct_ctf {
 	struct ct_ctf_stream *streams;
 	int error;			/* first write error (-errno), sticky */
 	uint64_t events, bytes;		/* written so far, all streams */
+	int pipe_fd;			/* packets to the writer, or -1 */
+	int status_fd;			/* the writer's errors and totals */
+	int writer_pid;			/* 0 while we write ourselves */
 };
 
 /* Create DIR (which must not exist or be empty) with its metadata. */
 int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 		const struct ct_ctf_env *env);
+/*
+ * Hand the stream files to a writer process (see ctf.c); from then on
+ * packets reach the disk whole even if this process is killed.
+ */
+int ct_ctf_start_writer(struct ct_ctf *ctf);
 /* Append one decoded record to its CPU's packet; flushes full packets. */
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec,
 	       uint64_t now_ns);

@@ -77,11 +77,30 @@ static int ct_parse_uuid(const char *text, unsigned char uuid[16])
 	return i == 16 ? 0 : -EINVAL;
 }
 
+int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
+			   const char *text, size_t len)
+{
+	const char *abi;
+
+	if (len < 12 || strncmp(text, "/* CTF 1.8", 10))
+		return ct_fail(r, path, 0, "not CTF 1.8 metadata (no /* CTF 1.8 marker)");
+	abi = strstr(text, "coretrace_abi = ");
+	if (!abi)
+		return ct_fail(r, path, 0, "not a coretrace capture (no coretrace_abi in env)");
+	if (atoi(abi + 16) != CT_ABI_VERSION)
+		return ct_fail(r, path, (size_t)(abi - text),
+			       atoi(abi + 16) > CT_ABI_VERSION ?
+			       "record ABI version from the future" :
+			       "record ABI version this coretrace does not read");
+	if (ct_parse_uuid(text, r->uuid))
+		return ct_fail(r, path, 0, "no trace uuid");
+	return 0;
+}
+
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 {
 	char path[4096];
 	unsigned char *meta;
-	const char *abi;
 	size_t len;
 	int err;
 
@@ -95,20 +114,7 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 				       : strerror(-err));
 		return err;
 	}
-	err = -EINVAL;
-	if (len < 12 || strncmp((const char *)meta, "/* CTF 1.8", 10))
-		ct_fail(r, path, 0, "not CTF 1.8 metadata (no /* CTF 1.8 marker)");
-	else if (!(abi = strstr((const char *)meta, "coretrace_abi = ")))
-		ct_fail(r, path, 0, "not a coretrace capture (no coretrace_abi in env)");
-	else if (atoi(abi + 16) != CT_ABI_VERSION)
-		ct_fail(r, path, (size_t)(abi - (const char *)meta),
-			atoi(abi + 16) > CT_ABI_VERSION ?
-			"record ABI version from the future" :
-			"record ABI version this coretrace does not read");
-	else if (ct_parse_uuid((const char *)meta, r->uuid))
-		ct_fail(r, path, 0, "no trace uuid");
-	else
-		err = 0;
+	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
 	free(meta);
 	return err;
 }
@@ -168,9 +174,9 @@ static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
 	return (long)pos;
 }
 
-static int ct_read_packets(struct ct_ctf_reader *r, const char *path,
-			   const unsigned char *data, size_t len,
-			   ct_ctf_record_cb cb, void *ctx)
+int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
+			 const unsigned char *data, size_t len,
+			 ct_ctf_record_cb cb, void *ctx)
 {
 	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
 	union ct_record raw, rec;
@@ -212,33 +218,44 @@ static int ct_read_packets(struct ct_ctf_reader *r, const char *path,
 	return 0;
 }
 
+/*
+ * A damaged stream stops at its first problem, but the other streams are
+ * still read: after a crash, everything that reached the disk whole is
+ * recovered. The first problem is the one reported.
+ */
 int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
 {
+	struct ct_ctf_reader stream_r;
 	char path[4096];
 	unsigned char *data;
 	size_t len;
-	int cpu, err, streams = 0;
+	int cpu, err, first_err = 0, streams = 0;
 
 	for (cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s/stream_%d", r->dir, cpu);
 		err = ct_read_file(path, &data, &len, CT_STREAM_MAX);
 		if (err == -ENOENT)
 			break;
-		if (err) {
-			snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
-				 strerror(-err));
-			return err;
-		}
 		streams++;
-		err = ct_read_packets(r, path, data, len, cb, ctx);
-		free(data);
+		stream_r = *r;
 		if (err)
-			return err;
+			snprintf(stream_r.error, sizeof(stream_r.error),
+				 "%.4000s: %.300s", path, strerror(-err));
+		else
+			err = ct_ctf_reader_stream(&stream_r, path, data, len,
+						   cb, ctx);
+		free(data);
+		r->records = stream_r.records;
+		if (err && !first_err) {
+			first_err = err;
+			memcpy(r->error, stream_r.error, sizeof(r->error));
+		}
+		r->damaged_streams += err != 0;
 	}
 	if (!streams) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: no stream files (stream_0...)",
 			 r->dir);
 		return -ENOENT;
 	}
-	return 0;
+	return first_err;
 }

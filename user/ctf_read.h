@@ -13,14 +13,26 @@ struct ct_ctf_reader {
 	unsigned char uuid[16];
 	unsigned long long records;
 	unsigned long long discarded;	/* of the last packet read */
+	int damaged_streams;		/* stream files with a problem */
 };
 
 /* Check DIR/metadata: CTF 1.8, coretrace's, our ABI version, its uuid. */
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir);
+/* The checks of ct_ctf_reader_open() on metadata @text (NUL-terminated). */
+int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
+			   const char *text, size_t len);
 /*
- * Every record of every stream, stream by stream, through @cb. Stops at
- * the first problem with r->error naming the file and offset.
+ * Every record of every stream, stream by stream, through @cb. A stream
+ * stops at its first problem, the others are still read; the first
+ * problem is returned with r->error naming the file and offset.
  */
 int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx);
+/*
+ * The packets of one stream file's contents @data, checked against
+ * r->uuid; stops at the first problem (r->error: @path and offset).
+ */
+int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
+			 const unsigned char *data, size_t len,
+			 ct_ctf_record_cb cb, void *ctx);
 
 #endif /* CORETRACE_CTF_READ_H */

@@ -101,9 +101,12 @@ int ct_report(const struct ct_report_opts *opts)
 	if (!err)
 		err = ct_ctf_reader_run(&reader, ct_report_record, c);
 	fflush(stdout);
-	if (err)
-		fprintf(stderr, "coretrace report: %s (after %llu records)\n",
-			reader.error, reader.records);
+	if (err && reader.damaged_streams)
+		fprintf(stderr, "coretrace report: %s; %llu records recovered, %d stream file%s damaged\n",
+			reader.error, reader.records, reader.damaged_streams,
+			reader.damaged_streams == 1 ? "" : "s");
+	else if (err)
+		fprintf(stderr, "coretrace report: %s\n", reader.error);
 	else
 		fprintf(stderr, "coretrace report: %llu records read from %s\n",
 			reader.records, opts->dir);

@@ -670,6 +670,8 @@ static int ct_open_capture(struct ct_session *s)
 			      (real.tv_nsec - mono.tv_nsec);
 	err = ct_ctf_open(&s->ctf, s->opts->output_dir,
 			  libbpf_num_possible_cpus(), &env);
+	if (!err)
+		err = ct_ctf_start_writer(&s->ctf);
 	if (err) {
 		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
 			s->opts->output_dir, strerror(-err));

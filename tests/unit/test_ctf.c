@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "ct_test.h"
 #include "ctf.h"
@@ -151,10 +152,101 @@ static void test_write_error(void)
 	ct_ctf_close(&ctf);
 }
 
+/* Packets through the writer process reach the file whole. */
+static void test_writer_round_trip(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	union ct_record r = make_switch(1000, 1);
+	struct ct_ctf ctf;
+	struct stat st;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
+	CT_CHECK(ctf.writer_pid > 0);
+	CT_CHECK_INT(ctf.streams[1].fd, -1);	/* the files are the child's */
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 6), 0);
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 7), 0);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	CT_CHECK_INT(ctf.bytes, 2 * 68 + 3 * 21);	/* the writer's count */
+	snprintf(path, sizeof(path), "%s/stream_1", dir);
+	CT_CHECK(!stat(path, &st) && st.st_size == 2 * 68 + 3 * 21);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
+/*
+ * coretrace killed while handing a packet over: the writer drops the
+ * part it got and the file still ends on a whole packet.
+ */
+static void test_writer_drops_partial(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	union ct_record r = make_switch(1000, 0);
+	uint32_t msg[2] = { 0, 1000 };
+	unsigned char junk[100] = { 0 };
+	struct ct_ctf ctf;
+	struct stat st;
+	int status = -1;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
+	/* 8 + 100 of the 8 + 1000 bytes a packet message would need */
+	CT_CHECK_INT(write(ctf.pipe_fd, msg, sizeof(msg)), sizeof(msg));
+	CT_CHECK_INT(write(ctf.pipe_fd, junk, sizeof(junk)), sizeof(junk));
+	close(ctf.pipe_fd);			/* as the kernel does at death */
+	CT_CHECK_INT(waitpid(ctf.writer_pid, &status, 0), ctf.writer_pid);
+	CT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 21);
+	close(ctf.status_fd);
+	ctf.writer_pid = 0;
+	ct_ctf_close(&ctf);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
+/* A full disk seen by the writer reaches coretrace, which stops. */
+static void test_writer_error(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	union ct_record r = make_switch(1, 0);
+	struct ct_ctf ctf;
+	int tries, err = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	close(ctf.streams[0].fd);
+	ctf.streams[0].fd = open("/dev/full", O_WRONLY);
+	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
+	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), 0);
+	/* the error comes back while recording, not only at the end */
+	for (tries = 0; tries < 2000 && !err; tries++) {
+		err = ct_ctf_flush_old(&ctf, 2000000000ull, 1000000000ull);
+		if (!err)
+			usleep(1000);
+	}
+	CT_CHECK_INT(err, -ENOSPC);
+	CT_CHECK_INT(ct_ctf_close(&ctf), -ENOSPC);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
 void test_ctf(void)
 {
 	test_metadata();
 	test_event_bytes();
 	test_capture_files();
 	test_write_error();
+	test_writer_round_trip();
+	test_writer_drops_partial();
+	test_writer_error();
 }

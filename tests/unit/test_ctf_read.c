@@ -93,6 +93,51 @@ static void broken(const char *dir, const char *fmt, const char *want)
 	CT_CHECK(strstr(err, want) != NULL);
 }
 
+/*
+ * A recording cut in the middle of a packet: every whole packet of every
+ * stream is still read, the problem names the file and the packet.
+ */
+static void test_recovery(void)
+{
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", want[300], cmd[300];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_ctf_reader reader;
+	struct collected c = { 0 };
+	struct ct_ctf ctf;
+	union ct_record r;
+	int cpu;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	for (cpu = 0; cpu < 2; cpu++) {
+		memset(&r, 0, sizeof(r));
+		r.sched_switch.type = CT_EV_SCHED_SWITCH;
+		r.sched_switch.cpu = (uint16_t)cpu;
+		r.sched_switch.ts = 100;
+		ct_ctf_add(&ctf, &r, 0);
+	}
+	/* packet 1 of stream_0 (89 bytes) is whole, packet 2 is cut */
+	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 1, 1), 0);
+	r.sched_switch.cpu = 0;
+	ct_ctf_add(&ctf, &r, 0);
+	ct_ctf_add(&ctf, &r, 0);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	snprintf(cmd, sizeof(cmd), "truncate -s 170 %s/stream_0", dir);
+	CT_CHECK_INT(system(cmd), 0);
+
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+	CT_CHECK(ct_ctf_reader_run(&reader, collect, &c) != 0);
+	CT_CHECK_INT(c.count, 2);		/* one from each stream */
+	CT_CHECK_INT(reader.records, 2);
+	CT_CHECK_INT(reader.damaged_streams, 1);
+	snprintf(want, sizeof(want), "%s/stream_0: offset 89: packet size points past", dir);
+	if (!strstr(reader.error, want))
+		printf("  recovery: %s\n", reader.error);
+	CT_CHECK(strstr(reader.error, want) != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CT_CHECK_INT(system(cmd), 0);
+}
+
 void test_ctf_read(void)
 {
 	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
@@ -126,4 +171,5 @@ void test_ctf_read(void)
 	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
 	CT_CHECK_INT(system(cmd), 0);
+	test_recovery();
 }
