@@ -280,6 +280,8 @@ static int ct_stream_append(struct ct_ctf *ctf, struct ct_ctf_stream *s,
  * packets it received whole. When coretrace dies, the child sees the end
  * of the pipe, drops a packet it got only part of, and exits.
  */
+#define CT_WRITER_END	0xffffffffu	/* a msg.cpu: recording ended well */
+
 struct ct_writer_msg {
 	uint32_t cpu;
 	uint32_t len;		/* bytes of the packet that follows */
@@ -354,12 +356,35 @@ static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
 	}
 }
 
+/*
+ * coretrace went away without closing the capture: say so in a file that
+ * CTF readers skip (a dot file) and `coretrace report` reads.
+ */
+static void ct_writer_mark_cut(const char *dir)
+{
+	static const char why[] =
+		"coretrace record ended without closing this capture (killed?): the records it still held, at most a second's worth, are missing\n";
+	char path[4096];
+	ssize_t written;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	/* even left empty by a full disk, the file marks the cut */
+	written = write(fd, why, sizeof(why) - 1);
+	close(fd);
+	(void)written;
+}
+
 static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 {
 	unsigned char *packet = malloc(CT_CTF_PACKET_MAX);
 	struct ct_writer_msg msg;
 	struct iovec iov;
 	int cpu, sig, quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	bool ended = false;
 
 	/* coretrace decides when recording ends: the end of the pipe */
 	for (sig = 0; sig < (int)(sizeof(quiet) / sizeof(quiet[0])); sig++)
@@ -369,6 +394,10 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	if (!packet)
 		ctf->error = -ENOMEM;
 	while (ct_read_full(in_fd, &msg, sizeof(msg)) == sizeof(msg)) {
+		if (msg.cpu == CT_WRITER_END) {
+			ended = true;
+			break;
+		}
 		if (msg.cpu >= (uint32_t)ctf->ncpus || msg.len > CT_CTF_PACKET_MAX)
 			break;
 		if (!packet || ct_read_full(in_fd, packet, msg.len) != msg.len)
@@ -383,6 +412,8 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	for (cpu = 0; cpu < ctf->ncpus; cpu++)
 		if (close(ctf->streams[cpu].fd) && !ctf->error)
 			ctf->error = -errno;
+	if (!ended)
+		ct_writer_mark_cut(ctf->dir);
 	ct_writer_report(ctf, status_fd, 1);
 	_exit(0);
 }
@@ -602,6 +633,11 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		free(s->packet);
 	}
 	if (ctf->writer_pid) {
+		struct ct_writer_msg end = { CT_WRITER_END, 0 };
+
+		if (write(ctf->pipe_fd, &end, sizeof(end)) != sizeof(end) &&
+		    !ctf->error)
+			ctf->error = -EPIPE;
 		close(ctf->pipe_fd);
 		ct_ctf_poll_writer(ctf, true);
 		close(ctf->status_fd);

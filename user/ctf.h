@@ -19,6 +19,8 @@
 #define CT_CTF_HEADER_BYTES	24		/* magic, uuid, stream_id */
 #define CT_CTF_CONTEXT_BYTES	44		/* see the metadata */
 #define CT_CTF_EVENT_MAX	(1 + 8 + 256)	/* header + largest payload */
+/* left in the capture when coretrace record did not end it (killed) */
+#define CT_CTF_CUT_FILE		".coretrace-cut"
 
 /* a record field as CTF sees it */
 enum ct_ctf_kind { CT_CTF_UINT, CT_CTF_SINT, CT_CTF_STRING };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "ctf_read.h"
 
 #define CT_META_MAX	(1u << 20)
@@ -116,6 +117,8 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 	}
 	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
 	free(meta);
+	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
+	r->cut = !access(path, F_OK);
 	return err;
 }
 

@@ -14,6 +14,7 @@ struct ct_ctf_reader {
 	unsigned long long records;
 	unsigned long long discarded;	/* of the last packet read */
 	int damaged_streams;		/* stream files with a problem */
+	bool cut;			/* coretrace record was killed */
 };
 
 /* Check DIR/metadata: CTF 1.8, coretrace's, our ABI version, its uuid. */

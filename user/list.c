@@ -107,6 +107,9 @@ int ct_report(const struct ct_report_opts *opts)
 			reader.damaged_streams == 1 ? "" : "s");
 	else if (err)
 		fprintf(stderr, "coretrace report: %s\n", reader.error);
+	else if (reader.cut)
+		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
+			reader.records, opts->dir);
 	else
 		fprintf(stderr, "coretrace report: %llu records read from %s\n",
 			reader.records, opts->dir);

@@ -440,11 +440,8 @@ static int ct_capture_tick(struct coretrace_bpf *skel, struct ct_session *s)
 		return 0;
 	s->now_ns = ct_mono_ns();
 	ct_update_discarded(skel, s);
-	if (ct_ctf_flush_old(&s->ctf, s->now_ns, 1000000000ull)) {
-		fprintf(stderr, "coretrace: writing %s failed: %s; what was written stays readable\n",
-			s->opts->output_dir, strerror(-s->ctf.error));
+	if (ct_ctf_flush_old(&s->ctf, s->now_ns, 1000000000ull))
 		return s->ctf.error;
-	}
 	return 0;
 }
 
@@ -693,8 +690,8 @@ static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
 	events = s->ctf.events;
 	bytes = s->ctf.bytes;
 	if (err) {
-		fprintf(stderr, "coretrace: writing %s failed: %s; what was written stays readable\n",
-			s->opts->output_dir, strerror(-err));
+		fprintf(stderr, "coretrace: writing %s failed: %s; recording stopped, the %llu bytes written stay readable\n",
+			s->opts->output_dir, strerror(-err), bytes);
 		return err;
 	}
 	fprintf(stderr, "coretrace: wrote %llu events to %s: %llu bytes, %.1f bytes per event, %llu per sched_switch\n",

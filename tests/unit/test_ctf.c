@@ -174,6 +174,8 @@ static void test_writer_round_trip(void)
 	CT_CHECK_INT(ctf.bytes, 2 * 68 + 3 * 21);	/* the writer's count */
 	snprintf(path, sizeof(path), "%s/stream_1", dir);
 	CT_CHECK(!stat(path, &st) && st.st_size == 2 * 68 + 3 * 21);
+	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
+	CT_CHECK(stat(path, &st) && errno == ENOENT);	/* ended well */
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CT_CHECK_INT(system(path), 0);
 }
@@ -206,6 +208,8 @@ static void test_writer_drops_partial(void)
 	CT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	snprintf(path, sizeof(path), "%s/stream_0", dir);
 	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 21);
+	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
+	CT_CHECK(!stat(path, &st) && st.st_size > 0);	/* marked as cut */
 	close(ctf.status_fd);
 	ctf.writer_pid = 0;
 	ct_ctf_close(&ctf);

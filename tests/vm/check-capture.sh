@@ -1,5 +1,6 @@
 #!/bin/sh
-# Read a capture sent by t_capture with babeltrace2 and check it.
+# Read the captures sent by t_capture and t_crash with babeltrace2 and
+# check them.
 #
 #   check-capture.sh ARTIFACT_DIR
 set -u
@@ -53,6 +54,28 @@ if [ -x ./coretrace ]; then
 		failed=1
 	fi
 fi
+
+# the captures of t_crash: killed with SIGKILL, and cut by a full disk.
+# babeltrace2 must read every packet without error, exactly the records
+# coretrace report read in the guest.
+for cut in kill full; do
+	cdir=$art/$cut
+	if [ ! -s "$cdir/metadata" ] || [ ! -s "$art/$cut.report" ]; then
+		echo "check-capture: FAIL: no '$cut' capture from t_crash in $art"
+		failed=1
+		continue
+	fi
+	babeltrace2 "$cdir" > "$art/$cut.babeltrace.txt" 2> "$art/$cut.babeltrace.err"
+	rc=$?
+	bt_n=$(wc -l < "$art/$cut.babeltrace.txt")
+	guest_n=$(sed -n 's/^coretrace report: \([0-9]*\) records \(read\|recovered\) from .*/\1/p' "$art/$cut.report")
+	echo "check-capture: $cut capture: babeltrace2 read $bt_n events (exit $rc), coretrace report in the guest ${guest_n:-?}"
+	if [ $rc -ne 0 ] || [ -s "$art/$cut.babeltrace.err" ] || [ "$bt_n" != "${guest_n:-x}" ] || [ "$bt_n" -eq 0 ]; then
+		echo "check-capture: FAIL: $cut capture"
+		sed 's/^/    /' "$art/$cut.babeltrace.err" | head -n 20
+		failed=1
+	fi
+done
 
 # the ping-pong tids, and clocks that never go back within a stream
 set -- $(awk '$1 == "pingpong" { print $2, $3, $4 }' "$counts")
