@@ -108,6 +108,14 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(FUZZ_SRCS) $(CORE_SRCS)
 
+# host tools: a synthetic capture writer for the babeltrace2 check and
+# the benchmarks
+MKCAPTURE	:= $(BUILD)/host/mkcapture
+
+$(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS)
+
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
@@ -127,9 +135,10 @@ $(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
 
-unit: $(UNIT_BIN) $(FUZZ_REPLAY)
+unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	$(UNIT_BIN)
 	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
+	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)

@@ -37,6 +37,9 @@ static const struct ct_ctf_field ct_f_irq_name[] = {
 static const struct ct_ctf_field ct_f_sched_switch[] = {
 	F(ct_sched_switch, prev_pid, "_prev_tid", CT_CTF_UINT),
 	F(ct_sched_switch, next_pid, "_next_tid", CT_CTF_UINT),
+	/* Trace Compass names threads from it; prev_comm is left out */
+	{ "_next_comm", offsetof(struct ct_sched_switch, next_pid), CT_COMM_LEN,
+	  CT_CTF_COMM },
 	F(ct_sched_switch, prev_state, "_prev_state", CT_CTF_UINT),
 	F(ct_sched_switch, prev_prio, "_prev_prio", CT_CTF_UINT),
 	F(ct_sched_switch, next_prio, "_next_prio", CT_CTF_UINT),
@@ -106,6 +109,9 @@ static const struct ct_ctf_field ct_f_function[] = {
 	END
 };
 
+_Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
+	       "record types must leave the extended header's id free");
+
 const struct ct_ctf_event ct_ctf_events[CT_EV_MAX] = {
 	[CT_EV_COMM] = { "coretrace_comm", ct_f_comm },
 	[CT_EV_IRQ_NAME] = { "coretrace_irq_name", ct_f_irq_name },
@@ -149,7 +155,7 @@ static void ct_tsdl_string(FILE *f, const char *s)
 
 static void ct_tsdl_field(FILE *f, const struct ct_ctf_field *field)
 {
-	if (field->kind == CT_CTF_STRING)
+	if (field->kind == CT_CTF_STRING || field->kind == CT_CTF_COMM)
 		fprintf(f, "\t\tstring %s;\n", field->name);
 	else
 		fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d; } %s;\n",
@@ -168,13 +174,15 @@ int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
 		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; map = clock.monotonic.value; } := ct_clock32_t;\n"
 		"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := ct_clock_t;\n\n"
 		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t};\n};\n\n", text);
 	fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"coretrace\";\n"
 		"\ttracer_major = 0;\n\ttracer_minor = 2;\n\tcoretrace_abi = %d;\n"
-		"\tsysname = \"Linux\";\n\tkernel_release = ", CT_ABI_VERSION);
+		"\tcoretrace_ctf = %d;\n\tsysname = \"Linux\";\n\tkernel_release = ",
+		CT_ABI_VERSION, CT_CTF_FORMAT);
 	ct_tsdl_string(f, env->kernel_release);
 	fputs(";\n\thostname = ", f);
 	ct_tsdl_string(f, env->hostname);
@@ -186,7 +194,12 @@ int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
 		text, (long long)(offset / 1000000000),
 		(long long)(offset % 1000000000));
 	fputs("stream {\n\tid = 0;\n"
-	      "\tevent.header := struct {\n\t\tuint8_t id;\n\t\tct_clock_t timestamp;\n\t};\n"
+	      "\tevent.header := struct {\n"
+	      "\t\tenum : uint8_t { compact = 0 ... 254, extended = 255 } id;\n"
+	      "\t\tvariant <id> {\n"
+	      "\t\t\tstruct { ct_clock32_t timestamp; } compact;\n"
+	      "\t\t\tstruct { uint8_t id; ct_clock_t timestamp; } extended;\n"
+	      "\t\t} v;\n\t};\n"
 	      "\tpacket.context := struct {\n\t\tct_clock_t timestamp_begin;\n"
 	      "\t\tct_clock_t timestamp_end;\n\t\tuint64_t content_size;\n"
 	      "\t\tuint64_t packet_size;\n\t\tuint64_t events_discarded;\n"
@@ -207,36 +220,56 @@ static void ct_put(unsigned char **p, const void *src, size_t n)
 	*p += n;
 }
 
-/* Serialize @rec's event (header and fields) at @out; returns its size. */
-static size_t ct_ctf_serialize(const union ct_record *rec, unsigned char *out)
+/* The event header for @ts, from the clock the reader will have. */
+static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
+			  uint8_t id, uint64_t ts)
+{
+	uint8_t extended = CT_CTF_ID_EXTENDED;
+	uint32_t low = (uint32_t)ts;
+
+	if (ts - s->clock >= (1ull << 32)) {
+		ct_put(p, &extended, 1);
+		ct_put(p, &id, 1);
+		ct_put(p, &ts, 8);	/* little endian, as the metadata says */
+	} else {
+		ct_put(p, &id, 1);
+		ct_put(p, &low, 4);
+	}
+	s->clock = ts;
+}
+
+/* Serialize @rec's event at @out, stamped @ts; returns its size. */
+static size_t ct_ctf_serialize(const struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			       const union ct_record *rec, uint64_t ts,
+			       unsigned char *out)
 {
 	const struct ct_ctf_field *field = ct_ctf_events[rec->hdr.type].fields;
 	const unsigned char *raw = (const unsigned char *)rec;
+	const char *text;
 	unsigned char *p = out;
-	uint8_t id = rec->hdr.type;
-	uint64_t ts = rec->hdr.ts;
+	char name[CT_COMM_LEN];
+	uint32_t pid;
 
-	ct_put(&p, &id, 1);
-	ct_put(&p, &ts, 8);		/* little endian, as the metadata says */
+	ct_put_header(&p, s, rec->hdr.type, ts);
 	for (; field->name; field++) {
-		if (field->kind == CT_CTF_STRING) {
-			size_t len = strnlen((const char *)raw + field->offset,
-					     field->size - 1u);
-
-			ct_put(&p, raw + field->offset, len);
+		switch (field->kind) {
+		case CT_CTF_COMM:
+			memcpy(&pid, raw + field->offset, sizeof(pid));
+			text = ct_comm_name(ctf->comms, pid, rec->hdr.cpu, name,
+					    sizeof(name));
+			ct_put(&p, text, strnlen(text, CT_COMM_LEN - 1u));
 			*p++ = '\0';
-		} else {
+			break;
+		case CT_CTF_STRING:
+			text = (const char *)raw + field->offset;
+			ct_put(&p, text, strnlen(text, field->size - 1u));
+			*p++ = '\0';
+			break;
+		default:
 			ct_put(&p, raw + field->offset, field->size);
 		}
 	}
 	return (size_t)(p - out);
-}
-
-size_t ct_ctf_event_bytes(const union ct_record *rec)
-{
-	unsigned char buf[CT_CTF_EVENT_MAX];
-
-	return ct_ctf_serialize(rec, buf);
 }
 
 static void ct_put_u64(unsigned char **p, uint64_t v)
@@ -522,6 +555,8 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
 	struct ct_ctf_stream *s;
 	int cpu = rec->hdr.cpu;
+	uint64_t ts;
+	size_t n;
 
 	if (cpu >= ctf->ncpus)
 		return -ERANGE;
@@ -530,15 +565,24 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	if (s->used + CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEADER_BYTES -
 					 CT_CTF_CONTEXT_BYTES)
 		ct_ctf_write_packet(ctf, cpu);
+	/*
+	 * A stream's clock never goes back: a record that reached the ring
+	 * after a later one of its CPU (an interrupt's, between the handler
+	 * reading the clock and reserving) is stamped with the later time.
+	 */
+	ts = rec->hdr.ts > s->clock ? rec->hdr.ts : s->clock;
 	if (!s->used) {
-		s->ts_begin = rec->hdr.ts;
+		s->ts_begin = ts;	/* the reader's clock at the packet */
+		s->clock = ts;
 		s->first_added_ns = now_ns;
 	}
-	/* a stream's clock never goes back, even if a record came late */
-	s->ts_end = rec->hdr.ts > s->ts_end ? rec->hdr.ts : s->ts_end;
-	s->used += ct_ctf_serialize(rec, s->packet + s->used);
+	s->ts_end = ts;
+	n = ct_ctf_serialize(ctf, s, rec, ts, s->packet + s->used);
+	s->used += n;
 	s->events++;
 	ctf->events++;
+	ctf->type_events[rec->hdr.type]++;
+	ctf->type_bytes[rec->hdr.type] += n;
 	return ctf->error;
 }
 

@@ -12,18 +12,32 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "comm_cache.h"
 #include "events.h"
 
 #define CT_CTF_MAGIC		0xC1FC1FC1u
 #define CT_CTF_PACKET_MAX	(64u << 10)	/* bytes of one packet, at most */
 #define CT_CTF_HEADER_BYTES	24		/* magic, uuid, stream_id */
 #define CT_CTF_CONTEXT_BYTES	44		/* see the metadata */
-#define CT_CTF_EVENT_MAX	(1 + 8 + 256)	/* header + largest payload */
+#define CT_CTF_EVENT_MAX	(2 + 8 + 256)	/* header + largest payload */
+/*
+ * Event header: the id byte, then the low 32 bits of the timestamp; when
+ * the clock moved 2^32 ns or more since the stream's previous event, the
+ * id byte is CT_CTF_ID_EXTENDED and the id and the full 64-bit timestamp
+ * follow (LTTng's compact/extended scheme, byte-aligned).
+ */
+#define CT_CTF_ID_EXTENDED	255
+#define CT_CTF_FORMAT		2	/* env.coretrace_ctf: this layout */
 /* left in the capture when coretrace record did not end it (killed) */
 #define CT_CTF_CUT_FILE		".coretrace-cut"
 
 /* a record field as CTF sees it */
-enum ct_ctf_kind { CT_CTF_UINT, CT_CTF_SINT, CT_CTF_STRING };
+enum ct_ctf_kind {
+	CT_CTF_UINT,
+	CT_CTF_SINT,
+	CT_CTF_STRING,
+	CT_CTF_COMM,	/* a string: the name of the pid at offset, on disk only */
+};
 
 struct ct_ctf_field {
 	const char *name;	/* "_prev_tid" */
@@ -51,6 +65,7 @@ struct ct_ctf_stream {
 	unsigned char *packet;		/* CT_CTF_PACKET_MAX bytes */
 	size_t used;			/* bytes of events in the packet */
 	uint64_t ts_begin, ts_end;
+	uint64_t clock;			/* last timestamp written: never goes back */
 	uint64_t first_added_ns;	/* monotonic time the first event waited */
 	uint64_t events_discarded;
 	uint64_t events, bytes;		/* of this stream */
@@ -63,6 +78,8 @@ struct ct_ctf {
 	struct ct_ctf_stream *streams;
 	int error;			/* first write error (-errno), sticky */
 	uint64_t events, bytes;		/* written so far, all streams */
+	uint64_t type_events[CT_EV_MAX], type_bytes[CT_EV_MAX]; /* serialized */
+	const struct ct_comm_cache *comms;	/* names for CT_CTF_COMM fields */
 	int pipe_fd;			/* packets to the writer, or -1 */
 	int status_fd;			/* the writer's errors and totals */
 	int writer_pid;			/* 0 while we write ourselves */
@@ -86,8 +103,6 @@ int ct_ctf_flush_old(struct ct_ctf *ctf, uint64_t now_ns, uint64_t max_wait_ns);
 /* Write every packet and close the files; returns the first error. */
 int ct_ctf_close(struct ct_ctf *ctf);
 
-/* Bytes of @rec's event on disk (header included). */
-size_t ct_ctf_event_bytes(const union ct_record *rec);
 
 /* Write the TSDL metadata to @f. */
 int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],

@@ -81,7 +81,7 @@ static int ct_parse_uuid(const char *text, unsigned char uuid[16])
 int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 			   const char *text, size_t len)
 {
-	const char *abi;
+	const char *abi, *format;
 
 	if (len < 12 || strncmp(text, "/* CTF 1.8", 10))
 		return ct_fail(r, path, 0, "not CTF 1.8 metadata (no /* CTF 1.8 marker)");
@@ -93,6 +93,12 @@ int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 			       atoi(abi + 16) > CT_ABI_VERSION ?
 			       "record ABI version from the future" :
 			       "record ABI version this coretrace does not read");
+	format = strstr(text, "coretrace_ctf = ");
+	if (!format || atoi(format + 16) != CT_CTF_FORMAT)
+		return ct_fail(r, path, format ? (size_t)(format - text) : 0,
+			       format && atoi(format + 16) > CT_CTF_FORMAT ?
+			       "capture layout from the future" :
+			       "capture layout this coretrace does not read (older coretrace)");
 	if (ct_parse_uuid(text, r->uuid))
 		return ct_fail(r, path, 0, "no trace uuid");
 	return 0;
@@ -138,34 +144,65 @@ static uint32_t ct_u32(const unsigned char *p)
 	return v;
 }
 
-/* Rebuild one event at @p (at most @len bytes) into @raw; its size or -1. */
+/* The event header at @p: its id and size, the timestamp in @clock. */
+static long ct_read_header(const unsigned char *p, size_t len,
+			   uint64_t *clock, unsigned int *id)
+{
+	uint64_t ts;
+
+	if (len >= 1 && p[0] == CT_CTF_ID_EXTENDED) {
+		if (len < 10)
+			return -1;
+		*id = p[1];
+		*clock = ct_u64(p + 2);
+		return 10;
+	}
+	if (len < 5)
+		return -1;
+	*id = p[0];
+	/* the low 32 bits: the clock wrapped if they went back */
+	ts = (*clock & ~0xffffffffull) | ct_u32(p + 1);
+	if (ts < *clock)
+		ts += 1ull << 32;
+	*clock = ts;
+	return 5;
+}
+
+/*
+ * Rebuild one event at @p (at most @len bytes) into @raw; its size, -1
+ * when it runs past @len, -2 for an unknown type, -3 for a bad string.
+ */
 static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
-			  union ct_record *raw)
+			  uint64_t *clock, union ct_record *raw)
 {
 	const struct ct_ctf_field *field;
 	unsigned char *out = (unsigned char *)raw;
-	size_t pos = 9, n;
+	const unsigned char *nul;
 	unsigned int id;
+	long head;
+	size_t pos, n;
 
-	if (len < 9)
-		return -1;
-	id = p[0];
+	head = ct_read_header(p, len, clock, &id);
+	if (head < 0)
+		return head;
 	if (id >= CT_EV_MAX)
 		return -2;
 	memset(raw, 0, sizeof(*raw));
 	raw->hdr.type = (uint8_t)id;
-	raw->hdr.ts = ct_u64(p + 1);
+	raw->hdr.ts = *clock;
 	raw->hdr.cpu = (uint16_t)cpu;
+	pos = (size_t)head;
 	for (field = ct_ctf_events[id].fields; field->name; field++) {
-		if (field->kind == CT_CTF_STRING) {
-			const unsigned char *nul = memchr(p + pos, '\0', len - pos);
-
+		if (field->kind == CT_CTF_STRING || field->kind == CT_CTF_COMM) {
+			nul = memchr(p + pos, '\0', len - pos);
 			if (!nul)
 				return -1;
 			n = (size_t)(nul - (p + pos));
 			if (n >= field->size)
 				return -3;
-			memcpy(out + field->offset, p + pos, n);
+			/* a name on disk only (next_comm) is not in the record */
+			if (field->kind == CT_CTF_STRING)
+				memcpy(out + field->offset, p + pos, n);
 			pos += n + 1;
 		} else {
 			if (pos + field->size > len)
@@ -184,7 +221,7 @@ int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
 	union ct_record raw, rec;
 	size_t off = 0, pos, end;
-	uint64_t content, packet;
+	uint64_t content, packet, clock;
 	unsigned int cpu;
 	long n;
 
@@ -204,11 +241,14 @@ int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 		if (packet / 8 > len - off)
 			return ct_fail(r, path, off, "packet size points past the end of the file");
 		r->discarded = ct_u64(data + off + 56);
+		clock = ct_u64(data + off + 24);	/* timestamp_begin */
 		end = off + (size_t)(content / 8);
 		for (pos = off + head; pos < end; pos += (size_t)n) {
-			n = ct_read_event(data + pos, end - pos, cpu, &raw);
+			n = ct_read_event(data + pos, end - pos, cpu, &clock, &raw);
 			if (n == -2)
 				return ct_fail(r, path, pos, "record of an unknown type");
+			if (n == -3)
+				return ct_fail(r, path, pos, "string longer than its field");
 			if (n < 0)
 				return ct_fail(r, path, pos, "event runs past its packet's content");
 			if (ct_decode(&raw, ct_events[raw.hdr.type].size, &rec))

@@ -36,7 +36,6 @@ struct ct_session {
 	struct ct_ctf ctf;		/* -o: the capture */
 	bool capturing;
 	uint64_t now_ns;		/* monotonic, once per drain pass */
-	unsigned long long switch_bytes;	/* one sched_switch on disk */
 	FILE *out;
 	bool out_closed;		/* output failed: stop writing */
 	bool pipe_closed;		/* EPIPE: the reader went away, be quiet */
@@ -105,10 +104,9 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	}
 	s->received[rec.hdr.type]++;
 	if (s->capturing) {
-		ct_ctf_add(&s->ctf, &rec, s->now_ns);
-		if (rec.hdr.type == CT_EV_SCHED_SWITCH && !s->switch_bytes)
-			s->switch_bytes = ct_ctf_event_bytes(&rec);
+		/* names first: a switch's next_comm comes from the cache */
 		ct_learn_names(&rec, &s->comms, &s->irqs);
+		ct_ctf_add(&s->ctf, &rec, s->now_ns);
 		return 0;
 	}
 	n = ct_format(s->opts->format, &rec, &s->pctx, s->line,
@@ -667,6 +665,7 @@ static int ct_open_capture(struct ct_session *s)
 			      (real.tv_nsec - mono.tv_nsec);
 	err = ct_ctf_open(&s->ctf, s->opts->output_dir,
 			  libbpf_num_possible_cpus(), &env);
+	s->ctf.comms = &s->comms;
 	if (!err)
 		err = ct_ctf_start_writer(&s->ctf);
 	if (err) {
@@ -682,7 +681,7 @@ static int ct_open_capture(struct ct_session *s)
 
 static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
 {
-	unsigned long long events, bytes;
+	unsigned long long events, bytes, switches;
 	int err;
 
 	ct_update_discarded(skel, s);
@@ -694,9 +693,12 @@ static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
 			s->opts->output_dir, strerror(-err), bytes);
 		return err;
 	}
-	fprintf(stderr, "coretrace: wrote %llu events to %s: %llu bytes, %.1f bytes per event, %llu per sched_switch\n",
+	switches = s->ctf.type_events[CT_EV_SCHED_SWITCH];
+	fprintf(stderr, "coretrace: wrote %llu events to %s: %llu bytes, %.1f bytes per event, %.1f per sched_switch\n",
 		events, s->opts->output_dir, bytes,
-		events ? (double)bytes / (double)events : 0.0, s->switch_bytes);
+		events ? (double)bytes / (double)events : 0.0,
+		switches ? (double)s->ctf.type_bytes[CT_EV_SCHED_SWITCH] /
+			   (double)switches : 0.0);
 	return 0;
 }
 

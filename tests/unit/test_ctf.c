@@ -41,6 +41,9 @@ static void test_metadata(void)
 	CT_CHECK(strstr(text, "kernel_release = \"6.1.0-test\";") != NULL);
 	CT_CHECK(strstr(text, "hostname = \"hostquote\";") != NULL);	/* no stray quote */
 	CT_CHECK(strstr(text, "coretrace_abi = 2;") != NULL);
+	CT_CHECK(strstr(text, "coretrace_ctf = 2;") != NULL);
+	CT_CHECK(strstr(text, "enum : uint8_t { compact = 0 ... 254, extended = 255 } id;") != NULL);
+	CT_CHECK(strstr(text, "string _next_comm;") != NULL);
 	CT_CHECK(strstr(text, "offset_s = 1500000000;\n\toffset = 123456789;") != NULL);
 	CT_CHECK(strstr(text, "uint64_t events_discarded;") != NULL);
 	for (i = 0; i < CT_EV_MAX; i++) {
@@ -56,19 +59,60 @@ static void test_metadata(void)
 	free(text);
 }
 
+/* bytes of one @rec added to a fresh capture at @ts after one at @prev */
+static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts,
+			    const struct ct_comm_cache *comms)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", cmd[64];
+	union ct_record first = make_switch(prev, 0);
+	struct ct_ctf ctf;
+	uint64_t bytes;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	ctf.comms = comms;
+	ct_ctf_add(&ctf, &first, 0);
+	rec.hdr.ts = ts;
+	rec.hdr.cpu = 0;
+	bytes = ctf.type_bytes[rec.hdr.type];
+	ct_ctf_add(&ctf, &rec, 0);
+	bytes = ctf.type_bytes[rec.hdr.type] - bytes;
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CT_CHECK_INT(system(cmd), 0);
+	return bytes;
+}
+
 static void test_event_bytes(void)
 {
 	union ct_record r = make_switch(1, 0);
+	struct ct_comm_cache comms;
 
-	/* the size goal: at most the 32 bytes of the ring */
-	CT_CHECK_INT(ct_ctf_event_bytes(&r), 21);
+	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
+	/* header 5, tids 8, state 2, prios 2, next_comm "<...>" and its NUL */
+	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 12 + 6);
+	ct_comm_cache_set(&comms, 200, "pingpong");
+	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 9);
+	ct_comm_cache_set(&comms, 200, "fifteen-chars-x");
+	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 16);
+	r.sched_switch.next_pid = 0;		/* "swapper/0" */
+	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 10);
+	/* the goal: at most the ring's 32 bytes for names up to 14 chars */
+	CT_CHECK(5 + 12 + 15 <= 32);
+	/* 2^32 ns after the previous event: the extended header */
+	r.sched_switch.next_pid = 200;
+	CT_CHECK_INT(event_bytes(r, 1, 1 + (1ull << 32), &comms), 10 + 12 + 16);
+	CT_CHECK_INT(event_bytes(r, 1, (1ull << 32), &comms), 5 + 12 + 16);
+	ct_comm_cache_free(&comms);
+
 	memset(&r, 0, sizeof(r));
 	r.exec.type = CT_EV_SCHED_PROCESS_EXEC;
 	strcpy(r.exec.filename, "/bin/true");
-	CT_CHECK_INT(ct_ctf_event_bytes(&r), 1 + 8 + 4 + 4 + 10);
+	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 4 + 4 + 10);
 	/* a full array without NUL is cut to its length - 1 plus the NUL */
 	memset(r.exec.filename, 'x', sizeof(r.exec.filename));
-	CT_CHECK_INT(ct_ctf_event_bytes(&r), 1 + 8 + 4 + 4 + CT_FILENAME_LEN);
+	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 4 + 4 + CT_FILENAME_LEN);
 }
 
 static void test_capture_files(void)
@@ -87,7 +131,7 @@ static void test_capture_files(void)
 	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
 	r = make_switch(1000, 1);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
-	r = make_switch(900, 1);		/* late: the packet end stays 1000 */
+	r = make_switch(900, 1);		/* late: stamped 1000, never back */
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 6), 0);
 	ct_ctf_set_discarded(&ctf, 1, 42);
 	/* nothing waited a second yet: nothing is written */
@@ -95,11 +139,11 @@ static void test_capture_files(void)
 	snprintf(path, sizeof(path), "%s/stream_1", dir);
 	CT_CHECK(!stat(path, &st) && st.st_size == 0);
 	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
-	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 42);
+	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 46);
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
 
 	f = fopen(path, "r");
-	CT_CHECK(f && fread(buf, 1, sizeof(buf), f) == 110);
+	CT_CHECK(f && fread(buf, 1, sizeof(buf), f) == 114);
 	if (f)
 		fclose(f);
 	memcpy(&u32, buf, 4);
@@ -109,14 +153,20 @@ static void test_capture_files(void)
 	memcpy(&u64, buf + 32, 8);
 	CT_CHECK_INT(u64, 1000);		/* timestamp_end */
 	memcpy(&u64, buf + 40, 8);
-	CT_CHECK_INT(u64, 110 * 8);		/* content_size, bits */
+	CT_CHECK_INT(u64, 114 * 8);		/* content_size, bits */
 	memcpy(&u64, buf + 48, 8);
-	CT_CHECK_INT(u64, 110 * 8);		/* packet_size */
+	CT_CHECK_INT(u64, 114 * 8);		/* packet_size */
 	memcpy(&u64, buf + 56, 8);
 	CT_CHECK_INT(u64, 42);			/* events_discarded */
 	memcpy(&u32, buf + 64, 4);
 	CT_CHECK_INT(u32, 1);			/* cpu_id */
 	CT_CHECK_INT(buf[68], CT_EV_SCHED_SWITCH);
+	memcpy(&u32, buf + 69, 4);
+	CT_CHECK_INT(u32, 1000);		/* compact timestamp */
+	CT_CHECK_INT(buf[68 + 23], CT_EV_SCHED_SWITCH);
+	memcpy(&u32, buf + 68 + 23 + 1, 4);
+	CT_CHECK_INT(u32, 1000);		/* the late one, clamped */
+	CT_CHECK(!memcmp(buf + 68 + 13, "<...>", 6));	/* next_comm */
 	snprintf(path, sizeof(path), "%s/stream_0", dir);
 	CT_CHECK(!stat(path, &st) && st.st_size == 0);
 	/* a record for a CPU the capture has no stream for */
@@ -171,9 +221,9 @@ static void test_writer_round_trip(void)
 	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 7), 0);
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
-	CT_CHECK_INT(ctf.bytes, 2 * 68 + 3 * 21);	/* the writer's count */
+	CT_CHECK_INT(ctf.bytes, 2 * 68 + 3 * 23);	/* the writer's count */
 	snprintf(path, sizeof(path), "%s/stream_1", dir);
-	CT_CHECK(!stat(path, &st) && st.st_size == 2 * 68 + 3 * 21);
+	CT_CHECK(!stat(path, &st) && st.st_size == 2 * 68 + 3 * 23);
 	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
 	CT_CHECK(stat(path, &st) && errno == ENOENT);	/* ended well */
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
@@ -207,7 +257,7 @@ static void test_writer_drops_partial(void)
 	CT_CHECK_INT(waitpid(ctf.writer_pid, &status, 0), ctf.writer_pid);
 	CT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	snprintf(path, sizeof(path), "%s/stream_0", dir);
-	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 21);
+	CT_CHECK(!stat(path, &st) && st.st_size == 68 + 23);
 	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
 	CT_CHECK(!stat(path, &st) && st.st_size > 0);	/* marked as cut */
 	close(ctf.status_fd);

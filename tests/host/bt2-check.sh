@@ -1,0 +1,56 @@
+#!/bin/sh
+# Host check of the capture format against a real CTF reader: mkcapture
+# writes a synthetic capture (every record type, an extended header after
+# a 5 s gap, compact timestamps wrapping their low 32 bits); babeltrace2
+# must read it without error, with the counts mkcapture wrote, the same
+# timestamps and switch names as `coretrace report`, and no stream going
+# back in time.
+#
+#   bt2-check.sh MKCAPTURE CORETRACE WORKDIR
+set -u
+mk=$1 ct=$2 work=$3/bt2-check
+command -v babeltrace2 >/dev/null || { echo "bt2-check: babeltrace2 is missing (make deps)"; exit 1; }
+rm -rf "$work"
+mkdir -p "$work"
+passed=0 failed=0
+check() {
+	if [ "$2" = "$3" ]; then
+		passed=$((passed + 1))
+	else
+		echo "bt2-check: FAIL: $1: expected '$2', saw '$3'"
+		failed=$((failed + 1))
+	fi
+}
+
+"$mk" -n 200000 -c 4 "$work/cap" > "$work/counts" || { echo "bt2-check: mkcapture failed"; exit 1; }
+babeltrace2 --clock-cycles "$work/cap" > "$work/bt.txt" 2> "$work/bt.err"
+check "babeltrace2 exit status" 0 $?
+check "babeltrace2 messages on stderr" 0 "$(wc -c < "$work/bt.err")"
+check "events babeltrace2 read" 200000 "$(wc -l < "$work/bt.txt")"
+# per event name: what mkcapture wrote against what babeltrace2 read
+sed -n 's/^\[[0-9]*\] ([^)]*) [^ ]* \([a-z_]*\): .*/\1/p' "$work/bt.txt" | sort | uniq -c |
+	awk '{ print $2, $1 }' > "$work/bt.counts"
+check "per-event counts" "$(awk '$2 > 0' "$work/counts" | sort)" "$(sort "$work/bt.counts")"
+
+"$ct" report --format json "$work/cap" > "$work/report.json" 2> "$work/report.err"
+check "coretrace report exit status" 0 $?
+# every timestamp, in both readers (sorted: the two merge streams differently)
+sed 's/^\[0*\([0-9]*\)\].*/\1/' "$work/bt.txt" | sort -n > "$work/bt.ts"
+sed -n 's/^{"ts":\([0-9]*\),.*/\1/p' "$work/report.json" | sort -n > "$work/report.ts"
+check "records coretrace report printed" "$(wc -l < "$work/bt.ts")" \
+	"$(( $(wc -l < "$work/report.ts") + $(awk '$1 ~ /^coretrace_/ { n += $2 } END { print n }' "$work/counts") ))"
+check "timestamps of sched_switch, babeltrace2 against coretrace report" \
+	"$(grep 'sched_switch:' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*next_tid = \([0-9]*\), next_comm = "\([^"]*\)".*/\1 \2 \3/' | sort | md5sum)" \
+	"$(grep '"sched_switch"' "$work/report.json" | sed 's/^{"ts":\([0-9]*\),.*"next_comm":"\([^"]*\)","next_pid":\([0-9]*\),.*/\1 \3 \2/' | sort | md5sum)"
+sed -n 's/^\[0*\([0-9]*\)\].*cpu_id = \([0-9]*\) .*/\2 \1/p' "$work/bt.txt" > "$work/bt.cpu-ts"
+# (coretrace report prints no line for the name announcements)
+grep -v ' coretrace_[a-z_]*: ' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*/\1/' | sort -n > "$work/bt.printed.ts"
+check "timestamps of every printed record, babeltrace2 against coretrace report" \
+	"$(md5sum < "$work/bt.printed.ts")" "$(md5sum < "$work/report.ts")"
+gap=$(awk '{ if (($1 in last) && $2 - last[$1] >= 4294967296) n++; last[$1] = $2 } END { print n + 0 }' "$work/bt.cpu-ts")
+check "gaps of 2^32 ns or more within a stream (extended headers)" 1 "$gap"
+back=$(awk '{ if (($1 in last) && $2 < last[$1]) n++; last[$1] = $2 } END { print n + 0 }' "$work/bt.cpu-ts")
+check "timestamps going back within a stream" 0 "$back"
+
+echo "bt2-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkcapture: write a synthetic coretrace capture, for the host tests and
+ * benchmarks (babeltrace2 cross-checks, report and decode throughput).
+ * A seeded simulation of CPUS CPUs running a pool of tasks: switches
+ * whose prev is the CPU's current task, wakeups, idle, interrupts,
+ * softirqs, timers, work items and process events, every record type at
+ * least once. Halfway, CPU 1 goes quiet for 5 s, so the capture needs
+ * extended event headers. Prints "EVENT COUNT" per CTF event name.
+ *
+ *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] DIR
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ctf.h"
+
+#define MK_TASKS	48
+#define MK_IRQS		4
+
+struct mk_state {
+	struct ct_ctf ctf;
+	struct ct_comm_cache comms;
+	uint64_t *clock;		/* per CPU */
+	uint32_t *current;		/* per CPU */
+	uint64_t left, rng;
+	int ncpus;
+};
+
+static uint32_t mk_rand(struct mk_state *m, uint32_t below)
+{
+	m->rng ^= m->rng << 13;
+	m->rng ^= m->rng >> 7;
+	m->rng ^= m->rng << 17;
+	return (uint32_t)(m->rng % below);
+}
+
+static uint32_t mk_task(struct mk_state *m)
+{
+	return 1000 + mk_rand(m, MK_TASKS);
+}
+
+/* a record of @type on @cpu, time moving on by 1..@step_us microseconds */
+static union ct_record *mk_rec(struct mk_state *m, union ct_record *r,
+			       int type, int cpu, uint32_t step_us)
+{
+	memset(r, 0, sizeof(*r));
+	m->clock[cpu] += 1000ull * (1 + mk_rand(m, step_us));
+	r->hdr.ts = m->clock[cpu];
+	r->hdr.type = (uint8_t)type;
+	r->hdr.cpu = (uint16_t)cpu;
+	return r;
+}
+
+static void mk_emit(struct mk_state *m, const union ct_record *r)
+{
+	if (!m->left)
+		return;
+	if (r->hdr.type == CT_EV_COMM)
+		ct_comm_cache_set(&m->comms, r->comm.pid, r->comm.comm);
+	ct_ctf_add(&m->ctf, r, 0);
+	m->left--;
+}
+
+static void mk_names(struct mk_state *m)
+{
+	static const char *const irq_names[MK_IRQS] = { "timer", "virtio0", "eth0", "ahci" };
+	union ct_record r;
+	int i;
+
+	for (i = 0; i < MK_TASKS; i++) {
+		mk_rec(m, &r, CT_EV_COMM, 0, 1);
+		r.comm.pid = 1000 + (uint32_t)i;
+		snprintf(r.comm.comm, sizeof(r.comm.comm), "task-%d", i);
+		mk_emit(m, &r);
+	}
+	for (i = 0; i < MK_IRQS; i++) {
+		mk_rec(m, &r, CT_EV_IRQ_NAME, 0, 1);
+		r.irq_name.irq = (uint32_t)i + 1;
+		snprintf(r.irq_name.name, sizeof(r.irq_name.name), "%s", irq_names[i]);
+		mk_emit(m, &r);
+	}
+}
+
+static void mk_switch(struct mk_state *m, int cpu)
+{
+	union ct_record r;
+	uint32_t next = mk_rand(m, 4) ? mk_task(m) : 0;
+
+	mk_rec(m, &r, CT_EV_SCHED_SWITCH, cpu, 200);
+	r.sched_switch.prev_pid = m->current[cpu];
+	r.sched_switch.next_pid = next;
+	r.sched_switch.prev_state = (uint16_t)mk_rand(m, 2);
+	r.sched_switch.prev_prio = 120;
+	r.sched_switch.next_prio = 120;
+	mk_emit(m, &r);
+	m->current[cpu] = next;
+	if (!next) {
+		mk_rec(m, &r, CT_EV_CPU_IDLE, cpu, 5);
+		r.cpu_state.state = 1;
+		r.cpu_state.cpu_id = (uint32_t)cpu;
+		mk_emit(m, &r);
+		mk_rec(m, &r, CT_EV_CPU_IDLE, cpu, 300);
+		r.cpu_state.state = CT_IDLE_EXIT;
+		r.cpu_state.cpu_id = (uint32_t)cpu;
+		mk_emit(m, &r);
+	}
+}
+
+static void mk_wakeup(struct mk_state *m, int cpu)
+{
+	union ct_record r;
+	uint32_t pid = mk_task(m);
+	uint16_t target = (uint16_t)mk_rand(m, (uint32_t)m->ncpus);
+	int type;
+
+	for (type = CT_EV_SCHED_WAKING; ; type = CT_EV_SCHED_WAKEUP) {
+		mk_rec(m, &r, type, cpu, 3);
+		r.wakeup.pid = pid;
+		r.wakeup.target_cpu = target;
+		r.wakeup.prio = 120;
+		mk_emit(m, &r);
+		if (type == CT_EV_SCHED_WAKEUP)
+			break;
+	}
+}
+
+static void mk_interrupt(struct mk_state *m, int cpu)
+{
+	union ct_record r;
+	uint32_t irq = 1 + mk_rand(m, MK_IRQS), vec = mk_rand(m, 10);
+
+	mk_rec(m, &r, CT_EV_IRQ_HANDLER_ENTRY, cpu, 50);
+	r.irq.irq = irq;
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_IRQ_HANDLER_EXIT, cpu, 10);
+	r.irq.irq = irq;
+	r.irq.ret = 1;
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SOFTIRQ_ENTRY, cpu, 5);
+	r.softirq.vec = vec;
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SOFTIRQ_EXIT, cpu, 20);
+	r.softirq.vec = vec;
+	mk_emit(m, &r);
+}
+
+static void mk_function(struct mk_state *m, int cpu)
+{
+	static const int types[] = { CT_EV_TIMER_EXPIRE_ENTRY,
+				     CT_EV_HRTIMER_EXPIRE_ENTRY,
+				     CT_EV_WORKQUEUE_EXECUTE_START };
+	union ct_record r;
+
+	mk_rec(m, &r, types[mk_rand(m, 3)], cpu, 100);
+	r.function.function = 0xffffffff81000000ull + 16 * mk_rand(m, 64);
+	mk_emit(m, &r);
+}
+
+/* fork, exec, rename, migrate, exit of a short-lived child */
+static void mk_process(struct mk_state *m, int cpu)
+{
+	uint32_t parent = mk_task(m), child = 5000 + mk_rand(m, 30000);
+	union ct_record r;
+
+	mk_rec(m, &r, CT_EV_SCHED_PROCESS_FORK, cpu, 100);
+	r.fork.parent_pid = parent;
+	r.fork.child_pid = child;
+	snprintf(r.fork.child_comm, sizeof(r.fork.child_comm), "task-%u", parent - 1000);
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SCHED_WAKEUP_NEW, cpu, 5);
+	r.wakeup.pid = child;
+	r.wakeup.prio = 120;
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SCHED_PROCESS_EXEC, cpu, 100);
+	r.exec.pid = child;
+	r.exec.old_pid = child;
+	strcpy(r.exec.filename, "/usr/bin/true");
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_TASK_RENAME, cpu, 5);
+	r.task_rename.pid = child;
+	strcpy(r.task_rename.newcomm, "true");
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SCHED_MIGRATE_TASK, cpu, 5);
+	r.migrate.pid = child;
+	r.migrate.orig_cpu = (uint16_t)cpu;
+	r.migrate.dest_cpu = (uint16_t)((cpu + 1) % m->ncpus);
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_SCHED_PROCESS_EXIT, cpu, 100);
+	r.exit.pid = child;
+	r.exit.prio = 120;
+	mk_emit(m, &r);
+	mk_rec(m, &r, CT_EV_CPU_FREQUENCY, cpu, 5);
+	r.cpu_state.state = 1000000 + 100000 * mk_rand(m, 20);
+	r.cpu_state.cpu_id = (uint32_t)cpu;
+	mk_emit(m, &r);
+}
+
+static void mk_run(struct mk_state *m, uint64_t records)
+{
+	uint64_t half = records / 2;
+	int cpu, step;
+
+	mk_names(m);
+	while (m->left) {
+		cpu = (int)mk_rand(m, (uint32_t)m->ncpus);
+		if (cpu == 1 && m->left <= half) {
+			m->clock[1] += 5000000000ull;	/* 5 s without events */
+			half = 0;
+		}
+		step = (int)mk_rand(m, 100);
+		if (step < 45)
+			mk_switch(m, cpu);
+		else if (step < 75)
+			mk_wakeup(m, cpu);
+		else if (step < 90)
+			mk_interrupt(m, cpu);
+		else if (step < 98)
+			mk_function(m, cpu);
+		else
+			mk_process(m, cpu);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct ct_ctf_env env = { "6.1.0-synthetic", "mkcapture", 0 };
+	struct mk_state m = { .ncpus = 4, .rng = 88172645463325252ull };
+	uint64_t records = 100000;
+	int opt, cpu, i;
+
+	while ((opt = getopt(argc, argv, "n:c:s:")) != -1) {
+		switch (opt) {
+		case 'n':
+			records = strtoull(optarg, NULL, 0);
+			break;
+		case 'c':
+			m.ncpus = atoi(optarg);
+			break;
+		case 's':
+			m.rng = strtoull(optarg, NULL, 0) | 1;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc - 1 || m.ncpus < 2 || m.ncpus > 1024 || records < 1000)
+		goto usage;
+	m.clock = calloc((size_t)m.ncpus, sizeof(*m.clock));
+	m.current = calloc((size_t)m.ncpus, sizeof(*m.current));
+	if (!m.clock || !m.current || ct_comm_cache_init(&m.comms, 4096))
+		return 1;
+	for (cpu = 0; cpu < m.ncpus; cpu++)
+		m.clock[cpu] = 1000000000ull;
+	if (ct_ctf_open(&m.ctf, argv[optind], m.ncpus, &env)) {
+		perror(argv[optind]);
+		return 1;
+	}
+	m.ctf.comms = &m.comms;
+	m.left = records;
+	mk_run(&m, records);
+	for (i = 0; i < CT_EV_MAX; i++)
+		printf("%s %llu\n", ct_ctf_events[i].name,
+		       (unsigned long long)m.ctf.type_events[i]);
+	if (ct_ctf_close(&m.ctf)) {
+		fprintf(stderr, "mkcapture: writing %s failed\n", argv[optind]);
+		return 1;
+	}
+	return 0;
+usage:
+	fprintf(stderr, "usage: mkcapture [-n RECORDS>=1000] [-c CPUS>=2] [-s SEED] DIR\n");
+	return 2;
+}
