@@ -29,8 +29,25 @@ rc=0
 # keep only the inputs that add coverage
 "$bin" -merge=1 -max_len=66000 "$here/corpus" "$work" >>"$log" 2>&1
 
-grep -E '^#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$log" || true
+grep -E '^#[0-9]+ *DONE|^Done|stat::number_of_executed_units|stat::peak_rss_mb' "$log" || true
 echo "corpus: $(ls "$here/corpus" | wc -l) inputs; crashers: $(ls "$here/crashers" | wc -l)"
+
+# line and branch coverage of the reader (and the decoders and printers
+# it drives) over the kept corpus, with clang's source-based coverage
+if command -v llvm-cov >/dev/null && command -v llvm-profdata >/dev/null; then
+	root=$(cd "$here/../.." && pwd)
+	cov=$(dirname "$bin")/cov
+	mkdir -p "$cov"
+	clang -std=c11 -D_DEFAULT_SOURCE -O1 -I"$root/bpf" -I"$root/user" \
+		-fprofile-instr-generate -fcoverage-mapping -o "$cov/replay" \
+		"$here/fuzz_ctf_read.c" "$here/replay.c" "$root"/user/ctf_read.c \
+		"$root"/user/ctf.c "$root"/user/events.c "$root"/user/comm_cache.c \
+		"$root"/user/ksyms.c
+	LLVM_PROFILE_FILE="$cov/replay.profraw" "$cov/replay" "$here"/corpus/* >/dev/null
+	llvm-profdata merge -o "$cov/replay.profdata" "$cov/replay.profraw"
+	llvm-cov report "$cov/replay" -instr-profile="$cov/replay.profdata" \
+		"$root/user/ctf_read.c" "$root/user/events.c"
+fi
 if [ "$rc" -ne 0 ]; then
 	echo "the fuzzer stopped with status $rc: see $log and tests/fuzz/crashers" >&2
 	exit 1
