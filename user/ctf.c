@@ -390,6 +390,23 @@ static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
 }
 
 /*
+ * A CPU that had no event leaves no stream file: a CTF stream holds at
+ * least one packet, and an empty file is what a reader should doubt.
+ */
+static void ct_ctf_drop_empty(const struct ct_ctf *ctf)
+{
+	char path[4096];
+	int cpu;
+
+	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
+		if (ctf->streams[cpu].bytes)
+			continue;
+		snprintf(path, sizeof(path), "%s/stream_%d", ctf->dir, cpu);
+		unlink(path);
+	}
+}
+
+/*
  * coretrace went away without closing the capture: say so in a file that
  * CTF readers skip (a dot file) and `coretrace report` reads.
  */
@@ -445,6 +462,7 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	for (cpu = 0; cpu < ctf->ncpus; cpu++)
 		if (close(ctf->streams[cpu].fd) && !ctf->error)
 			ctf->error = -errno;
+	ct_ctf_drop_empty(ctf);
 	if (!ended)
 		ct_writer_mark_cut(ctf->dir);
 	ct_writer_report(ctf, status_fd, 1);
@@ -664,6 +682,7 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 
 int ct_ctf_close(struct ct_ctf *ctf)
 {
+	bool own_files = !ctf->writer_pid;
 	int cpu;
 
 	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++) {
@@ -676,6 +695,8 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		s->fd = -1;
 		free(s->packet);
 	}
+	if (own_files && ctf->streams && ctf->dir)
+		ct_ctf_drop_empty(ctf);
 	if (ctf->writer_pid) {
 		struct ct_writer_msg end = { CT_WRITER_END, 0 };
 

@@ -5,6 +5,7 @@
  * record and goes through the same decoder as the live path.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,24 +267,46 @@ int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
  * still read: after a crash, everything that reached the disk whole is
  * recovered. The first problem is the one reported.
  */
+/* stream_N files, N a CPU number: the streams coretrace writes */
+static int ct_is_stream(const struct dirent *entry)
+{
+	const char *p = entry->d_name;
+
+	if (strncmp(p, "stream_", 7) || !p[7])
+		return 0;
+	for (p += 7; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
 int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
 {
 	struct ct_ctf_reader stream_r;
+	struct dirent **names;
 	char path[4096];
 	unsigned char *data;
 	size_t len;
-	int cpu, err, first_err = 0, streams = 0;
+	int i, n, err, first_err = 0;
 
-	for (cpu = 0; cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "%s/stream_%d", r->dir, cpu);
-		err = ct_read_file(path, &data, &len, CT_STREAM_MAX);
-		if (err == -ENOENT)
-			break;
-		streams++;
+	/* a CPU without events has no file: stream_1 may be missing */
+	n = scandir(r->dir, &names, ct_is_stream, versionsort);
+	if (n < 0) {
+		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", r->dir,
+			 strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->dir, names[i]->d_name);
+		free(names[i]);
 		stream_r = *r;
+		err = ct_read_file(path, &data, &len, CT_STREAM_MAX);
 		if (err)
 			snprintf(stream_r.error, sizeof(stream_r.error),
 				 "%.4000s: %.300s", path, strerror(-err));
+		else if (!len)
+			err = ct_fail(&stream_r, path, 0,
+				      "empty stream file (a stream holds at least one packet)");
 		else
 			err = ct_ctf_reader_stream(&stream_r, path, data, len,
 						   cb, ctx);
@@ -295,7 +318,8 @@ int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
 		}
 		r->damaged_streams += err != 0;
 	}
-	if (!streams) {
+	free(names);
+	if (!n) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: no stream files (stream_0...)",
 			 r->dir);
 		return -ENOENT;
