@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,7 +15,6 @@
 #include "ctf_read.h"
 
 #define CT_META_MAX	(1u << 20)
-#define CT_STREAM_MAX	((size_t)1 << 32)
 
 static int ct_fail(struct ct_ctf_reader *r, const char *file, size_t offset,
 		   const char *what)
@@ -215,58 +215,170 @@ static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
 	return (long)pos;
 }
 
+/*
+ * A cursor walks one stream packet by packet: only the current packet is
+ * in memory, so reading a capture takes memory per CPU, not per record.
+ * Its bytes come from a file (pread) or, for the fuzzer, from memory.
+ */
+struct ct_cursor {
+	struct ct_ctf_reader *r;	/* the uuid, and where errors go */
+	char path[4096];
+	int fd;				/* -1: reading @mem */
+	const unsigned char *mem;
+	uint64_t size;			/* of the stream */
+	uint64_t packet_off;		/* of the current packet */
+	uint64_t packet_bytes;		/* its packet_size, in bytes */
+	unsigned char *buf;		/* the current packet's content */
+	size_t buf_cap, end, pos;
+	uint64_t clock;
+	unsigned int cpu;
+	union ct_record next;		/* decoded, waiting for the merge */
+	bool has_next;
+	int err;			/* the stream's first problem */
+	uint64_t err_off;
+	char err_what[128];
+};
+
+#define CT_PACKET_READ_MAX	(64u << 20)	/* refuse larger packets */
+
+static int ct_cursor_read(struct ct_cursor *c, uint64_t off, void *out,
+			  size_t len)
+{
+	ssize_t n;
+
+	if (off > c->size || len > c->size - off)
+		return -1;
+	if (c->fd < 0) {
+		memcpy(out, c->mem + off, len);
+		return 0;
+	}
+	n = pread(c->fd, out, len, (off_t)off);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int ct_cursor_fail(struct ct_cursor *c, uint64_t off, const char *what)
+{
+	c->err = -EINVAL;
+	c->err_off = off;
+	snprintf(c->err_what, sizeof(c->err_what), "%s", what);
+	c->has_next = false;
+	return c->err;
+}
+
+/* Load the packet at c->packet_off; 1 at the end of the stream. */
+static int ct_cursor_load(struct ct_cursor *c)
+{
+	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
+	unsigned char hdr[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES];
+	uint64_t off = c->packet_off, content, packet;
+
+	if (off == c->size)
+		return 1;
+	if (c->size - off < head || ct_cursor_read(c, off, hdr, head))
+		return ct_cursor_fail(c, off, "truncated packet header");
+	if (ct_u32(hdr) != CT_CTF_MAGIC)
+		return ct_cursor_fail(c, off, "wrong packet magic");
+	if (memcmp(hdr + 4, c->r->uuid, 16))
+		return ct_cursor_fail(c, off, "packet of another trace (uuid differs)");
+	content = ct_u64(hdr + 40);
+	packet = ct_u64(hdr + 48);
+	if (content % 8 || packet % 8 || content > packet || content < head * 8)
+		return ct_cursor_fail(c, off, "content size larger than the packet, or not whole bytes");
+	if (packet / 8 > c->size - off)
+		return ct_cursor_fail(c, off, "packet size points past the end of the file");
+	if (content / 8 > CT_PACKET_READ_MAX)
+		return ct_cursor_fail(c, off, "packet larger than coretrace reads");
+	c->end = (size_t)(content / 8) - head;
+	if (c->end > c->buf_cap) {
+		unsigned char *bigger = realloc(c->buf, c->end);
+
+		if (!bigger)
+			return ct_cursor_fail(c, off, "out of memory for a packet");
+		c->buf = bigger;
+		c->buf_cap = c->end;
+	}
+	if (ct_cursor_read(c, off + head, c->buf, c->end))
+		return ct_cursor_fail(c, off, "packet content cannot be read");
+	c->packet_bytes = packet / 8;
+	c->r->discarded = ct_u64(hdr + 56);
+	c->clock = ct_u64(hdr + 24);		/* timestamp_begin */
+	c->cpu = ct_u32(hdr + 64);
+	c->pos = 0;
+	return 0;
+}
+
+/* Decode the cursor's next record into c->next; has_next false at the end. */
+static void ct_cursor_advance(struct ct_cursor *c)
+{
+	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
+	union ct_record raw;
+	uint64_t at;
+	long n;
+
+	c->has_next = false;
+	while (c->pos >= c->end) {
+		if (c->packet_bytes) {
+			c->packet_off += c->packet_bytes;
+			c->packet_bytes = 0;
+		}
+		if (ct_cursor_load(c))
+			return;		/* the end, or an error */
+	}
+	at = c->packet_off + head + c->pos;
+	n = ct_read_event(c->buf + c->pos, c->end - c->pos, c->cpu, &c->clock, &raw);
+	if (n == -2) {
+		ct_cursor_fail(c, at, "record of an unknown type");
+		return;
+	}
+	if (n == -3) {
+		ct_cursor_fail(c, at, "string longer than its field");
+		return;
+	}
+	if (n < 0) {
+		ct_cursor_fail(c, at, "event runs past its packet's content");
+		return;
+	}
+	if (ct_decode(&raw, ct_events[raw.hdr.type].size, &c->next)) {
+		ct_cursor_fail(c, at, "record the decoder refuses");
+		return;
+	}
+	c->pos += (size_t)n;
+	c->has_next = true;
+}
+
+static void ct_cursor_init(struct ct_cursor *c, struct ct_ctf_reader *r,
+			   const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->r = r;
+	c->fd = -1;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+}
+
 int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 			 const unsigned char *data, size_t len,
 			 ct_ctf_record_cb cb, void *ctx)
 {
-	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
-	union ct_record raw, rec;
-	size_t off = 0, pos, end;
-	uint64_t content, packet, clock;
-	unsigned int cpu;
-	long n;
+	struct ct_cursor *c = malloc(sizeof(*c));
+	int err;
 
-	while (off < len) {
-		if (len - off < head)
-			return ct_fail(r, path, off, "truncated packet header");
-		if (ct_u32(data + off) != CT_CTF_MAGIC)
-			return ct_fail(r, path, off, "wrong packet magic");
-		if (memcmp(data + off + 4, r->uuid, 16))
-			return ct_fail(r, path, off, "packet of another trace (uuid differs)");
-		content = ct_u64(data + off + 40);
-		packet = ct_u64(data + off + 48);
-		cpu = ct_u32(data + off + 64);
-		if (content % 8 || packet % 8 || content > packet ||
-		    content < head * 8)
-			return ct_fail(r, path, off, "content size larger than the packet, or not whole bytes");
-		if (packet / 8 > len - off)
-			return ct_fail(r, path, off, "packet size points past the end of the file");
-		r->discarded = ct_u64(data + off + 56);
-		clock = ct_u64(data + off + 24);	/* timestamp_begin */
-		end = off + (size_t)(content / 8);
-		for (pos = off + head; pos < end; pos += (size_t)n) {
-			n = ct_read_event(data + pos, end - pos, cpu, &clock, &raw);
-			if (n == -2)
-				return ct_fail(r, path, pos, "record of an unknown type");
-			if (n == -3)
-				return ct_fail(r, path, pos, "string longer than its field");
-			if (n < 0)
-				return ct_fail(r, path, pos, "event runs past its packet's content");
-			if (ct_decode(&raw, ct_events[raw.hdr.type].size, &rec))
-				return ct_fail(r, path, pos, "record the decoder refuses");
-			r->records++;
-			cb(&rec, ctx);
-		}
-		off += (size_t)(packet / 8);
+	if (!c)
+		return -ENOMEM;
+	ct_cursor_init(c, r, path);
+	c->mem = data;
+	c->size = len;
+	for (ct_cursor_advance(c); c->has_next; ct_cursor_advance(c)) {
+		r->records++;
+		cb(&c->next, ctx);
 	}
-	return 0;
+	err = c->err;
+	if (err)
+		ct_fail(r, path, (size_t)c->err_off, c->err_what);
+	free(c->buf);
+	free(c);
+	return err;
 }
 
-/*
- * A damaged stream stops at its first problem, but the other streams are
- * still read: after a crash, everything that reached the disk whole is
- * recovered. The first problem is the one reported.
- */
 /* stream_N files, N a CPU number: the streams coretrace writes */
 static int ct_is_stream(const struct dirent *entry)
 {
@@ -280,45 +392,92 @@ static int ct_is_stream(const struct dirent *entry)
 	return 1;
 }
 
-int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
+/* Open a cursor per stream file of the capture; their number or -errno. */
+static int ct_open_cursors(struct ct_ctf_reader *r, struct ct_cursor **out)
 {
-	struct ct_ctf_reader stream_r;
 	struct dirent **names;
+	struct ct_cursor *c;
 	char path[4096];
-	unsigned char *data;
-	size_t len;
-	int i, n, err, first_err = 0;
+	struct stat st;
+	int i, n;
 
-	/* a CPU without events has no file: stream_1 may be missing */
 	n = scandir(r->dir, &names, ct_is_stream, versionsort);
 	if (n < 0) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", r->dir,
 			 strerror(errno));
 		return -errno;
 	}
+	c = calloc((size_t)(n ? n : 1), sizeof(*c));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", r->dir, names[i]->d_name);
 		free(names[i]);
-		stream_r = *r;
-		err = ct_read_file(path, &data, &len, CT_STREAM_MAX);
-		if (err)
-			snprintf(stream_r.error, sizeof(stream_r.error),
-				 "%.4000s: %.300s", path, strerror(-err));
-		else if (!len)
-			err = ct_fail(&stream_r, path, 0,
-				      "empty stream file (a stream holds at least one packet)");
+		if (!c)
+			continue;
+		ct_cursor_init(&c[i], r, path);
+		c[i].fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (c[i].fd < 0 || fstat(c[i].fd, &st))
+			ct_cursor_fail(&c[i], 0, strerror(errno));
+		else if (!st.st_size)
+			ct_cursor_fail(&c[i], 0,
+				       "empty stream file (a stream holds at least one packet)");
 		else
-			err = ct_ctf_reader_stream(&stream_r, path, data, len,
-						   cb, ctx);
-		free(data);
-		r->records = stream_r.records;
-		if (err && !first_err) {
-			first_err = err;
-			memcpy(r->error, stream_r.error, sizeof(r->error));
-		}
-		r->damaged_streams += err != 0;
+			c[i].size = (uint64_t)st.st_size;
 	}
 	free(names);
+	if (!c)
+		return -ENOMEM;
+	*out = c;
+	return n;
+}
+
+/*
+ * The stream with the oldest next record; each stream's clock never goes
+ * back, so taking the oldest head each time gives the capture in order.
+ */
+static struct ct_cursor *ct_oldest(struct ct_cursor *c, int n)
+{
+	struct ct_cursor *best = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].has_next && (!best || c[i].next.hdr.ts < best->next.hdr.ts))
+			best = &c[i];
+	return best;
+}
+
+/*
+ * Problems are kept per stream while the others go on: after a crash,
+ * everything that reached the disk whole is recovered. The first problem
+ * (in stream order) is the one reported.
+ */
+int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
+{
+	struct ct_cursor *c = NULL, *next;
+	int i, n, first_err = 0;
+
+	n = ct_open_cursors(r, &c);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (!c[i].err)
+			ct_cursor_advance(&c[i]);
+	while ((next = ct_oldest(c, n))) {
+		r->records++;
+		cb(&next->next, ctx);
+		ct_cursor_advance(next);
+	}
+	/* the messages of every stream went to r->error: say the first */
+	for (i = 0; i < n; i++) {
+		if (c[i].err && !first_err) {
+			first_err = c[i].err;
+			ct_fail(r, c[i].path, c[i].err_off, c[i].err_what);
+		}
+		r->damaged_streams += c[i].err != 0;
+		if (c[i].fd >= 0)
+			close(c[i].fd);
+		free(c[i].buf);
+	}
+	free(c);
 	if (!n) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: no stream files (stream_0...)",
 			 r->dir);

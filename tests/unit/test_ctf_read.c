@@ -187,6 +187,41 @@ static void test_clock_round_trip(void)
 	CT_CHECK_INT(system(cmd), 0);
 }
 
+/* Streams are merged by time: the capture reads back in order. */
+static void test_merge_order(void)
+{
+	const uint64_t ts[] = { 10, 30, 20, 40, 25 };	/* cpu 0, 0, 1, 1, 2 */
+	const int cpus[] = { 0, 0, 1, 1, 2 };
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", cmd[300];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_ctf_reader reader;
+	struct stamps st = { 0 };
+	struct ct_ctf ctf;
+	union ct_record r;
+	unsigned int i;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 3, &env), 0);
+	for (i = 0; i < 5; i++) {
+		memset(&r, 0, sizeof(r));
+		r.sched_switch.type = CT_EV_SCHED_SWITCH;
+		r.sched_switch.ts = ts[i];
+		r.sched_switch.cpu = (uint16_t)cpus[i];
+		ct_ctf_add(&ctf, &r, 0);
+	}
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+	CT_CHECK_INT(ct_ctf_reader_run(&reader, collect_ts, &st), 0);
+	CT_CHECK_INT(st.count, 5);
+	CT_CHECK_INT(st.ts[0], 10);
+	CT_CHECK_INT(st.ts[1], 20);
+	CT_CHECK_INT(st.ts[2], 25);
+	CT_CHECK_INT(st.ts[3], 30);
+	CT_CHECK_INT(st.ts[4], 40);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CT_CHECK_INT(system(cmd), 0);
+}
+
 void test_ctf_read(void)
 {
 	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
@@ -225,4 +260,5 @@ void test_ctf_read(void)
 	CT_CHECK_INT(system(cmd), 0);
 	test_recovery();
 	test_clock_round_trip();
+	test_merge_order();
 }
