@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -278,6 +279,17 @@ static int ct_parse_uint(const char **p, unsigned long *value)
 	if (errno)
 		return -ERANGE;
 	*p = end;
+	return 0;
+}
+
+int ct_parse_count(const char *arg, unsigned int *count)
+{
+	unsigned long value;
+	const char *p = arg;
+
+	if (!arg || ct_parse_uint(&p, &value) || *p || value > UINT_MAX)
+		return -EINVAL;
+	*count = (unsigned int)value;
 	return 0;
 }
 
@@ -562,44 +574,111 @@ int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 
 static void ct_report_usage(FILE *out)
 {
-	fputs("usage: coretrace report DIR [--format text|json]\n"
+	fputs("usage: coretrace report DIR [--top|--latency|--timehist] [--json|--csv|--html]\n"
 	      "\n"
-	      "Read a CTF capture written by coretrace record -o DIR and print\n"
-	      "every record, as record prints them live. A capture that does not\n"
-	      "read cleanly is named with the file and offset, exit status 2.\n"
+	      "Read a CTF capture written by coretrace record -o DIR. Without a\n"
+	      "view, print every record as record prints them live. A capture that\n"
+	      "does not read cleanly is named with the file and offset, exit 2.\n"
 	      "\n"
-	      "  -f, --format FORMAT      text (default) or json\n",
+	      "  --top                    what used the CPUs and woke them (ms/s,\n"
+	      "                           events/s) per process, interrupt, softirq,\n"
+	      "                           timer and work function; C-states, frequencies\n"
+	      "  --latency                per task: runtime, switches, average and\n"
+	      "                           maximum scheduling delay (perf sched latency)\n"
+	      "  --timehist               a line per run of a task: wait time,\n"
+	      "                           scheduling delay, run time (perf sched timehist)\n"
+	      "  -f, --format FORMAT      text (default), json; csv and html for --top\n"
+	      "      --json, --csv, --html  the same as --format\n"
+	      "  -n, --rows N             --top: the N first rows only\n",
 	      out);
+}
+
+static int ct_parse_report_format(const char *arg, enum ct_report_out *out)
+{
+	static const char *const names[] = { "text", "json", "csv", "html" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			*out = (enum ct_report_out)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* one report option; 0, or -1 after a message */
+static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
+			    FILE *err)
+{
+	switch (c) {
+	case 'T':
+		opts->view = CT_VIEW_TOP;
+		return 0;
+	case 'L':
+		opts->view = CT_VIEW_LATENCY;
+		return 0;
+	case 'H':
+		opts->view = CT_VIEW_TIMEHIST;
+		return 0;
+	case 'j':
+	case 'c':
+	case 'm':
+		opts->out = c == 'j' ? CT_REPORT_JSON :
+			    c == 'c' ? CT_REPORT_CSV : CT_REPORT_HTML;
+		return 0;
+	case 'f':
+		if (!ct_parse_report_format(arg, &opts->out))
+			return 0;
+		fprintf(err, "coretrace report: unknown format '%s' (want text, json, csv or html)\n",
+			arg);
+		return -1;
+	case 'n':
+		if (!ct_parse_count(arg, &opts->rows))
+			return 0;
+		fprintf(err, "coretrace report: -n wants a number of rows, not '%s'\n",
+			arg);
+		return -1;
+	}
+	return -1;
 }
 
 int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 			 FILE *out, FILE *err)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help",   no_argument,       NULL, 'h' },
+		{ "format",   required_argument, NULL, 'f' },
+		{ "rows",     required_argument, NULL, 'n' },
+		{ "top",      no_argument,       NULL, 'T' },
+		{ "latency",  no_argument,       NULL, 'L' },
+		{ "timehist", no_argument,       NULL, 'H' },
+		{ "json",     no_argument,       NULL, 'j' },
+		{ "csv",      no_argument,       NULL, 'c' },
+		{ "html",     no_argument,       NULL, 'm' },
+		{ "help",     no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->format = CT_FORMAT_TEXT;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:n:h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			ct_report_usage(out);
 			return CT_PARSE_EXIT;
 		}
-		if (c == 'f' && !ct_parse_format(optarg, &opts->format))
-			continue;
-		if (c == 'f')
-			fprintf(err, "coretrace report: unknown format '%s' (want text or json)\n",
-				optarg);
-		else
+		if (c == ':' || c == '?') {
 			ct_bad_option(err, "report", c == ':' ?
 				      "option needs a value" : "unknown option",
 				      argv, optopt);
+			return CT_PARSE_ERROR;
+		}
+		if (ct_report_option(c, optarg, opts, err))
+			return CT_PARSE_ERROR;
+	}
+	if (opts->out >= CT_REPORT_CSV && opts->view != CT_VIEW_TOP) {
+		fprintf(err, "coretrace report: csv and html are for --top\n");
 		return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc) {

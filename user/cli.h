@@ -47,9 +47,26 @@ struct ct_check_opts {
 	bool json;
 };
 
+/* what `coretrace report` prints */
+enum ct_report_view {
+	CT_VIEW_RECORDS,	/* every record, as record prints them */
+	CT_VIEW_TOP,		/* the powertop-like overview */
+	CT_VIEW_LATENCY,	/* perf sched latency's table */
+	CT_VIEW_TIMEHIST,	/* perf sched timehist's lines */
+};
+
+enum ct_report_out {
+	CT_REPORT_TEXT,
+	CT_REPORT_JSON,
+	CT_REPORT_CSV,		/* --top only */
+	CT_REPORT_HTML,		/* --top only */
+};
+
 struct ct_report_opts {
 	const char *dir;
-	enum ct_format format;
+	enum ct_report_view view;
+	enum ct_report_out out;
+	unsigned int rows;	/* --top: rows shown, 0 for all */
 };
 
 enum ct_parse_result {
@@ -94,6 +111,9 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 			 FILE *out, FILE *err);
 /* Parse `version`'s options: only --help. */
 int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
+
+/* A decimal count ("20"); 0 or -EINVAL. */
+int ct_parse_count(const char *arg, unsigned int *count);
 
 void ct_usage(FILE *out);
 

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "ctf_read.h"
 #include "list.h"
 #include "sys.h"
 
@@ -60,60 +59,3 @@ void ct_version(FILE *out)
 		CT_ABI_VERSION, libbpf_version_string());
 }
 
-struct ct_report_ctx {
-	const struct ct_report_opts *opts;
-	struct ct_comm_cache comms;
-	struct ct_irq_names irqs;
-	struct ct_print_ctx pctx;
-	char line[1024];
-};
-
-static void ct_report_record(const union ct_record *rec, void *data)
-{
-	struct ct_report_ctx *c = data;
-	int n = ct_format(c->opts->format, rec, &c->pctx, c->line,
-			  sizeof(c->line));
-
-	if (n > 0) {
-		if ((size_t)n >= sizeof(c->line))
-			n = sizeof(c->line) - 1;
-		fwrite(c->line, 1, (size_t)n, stdout);
-		fputc('\n', stdout);
-	}
-	ct_learn_names(rec, &c->comms, &c->irqs);
-}
-
-int ct_report(const struct ct_report_opts *opts)
-{
-	struct ct_ctf_reader reader;
-	struct ct_report_ctx *c = calloc(1, sizeof(*c));
-	int err;
-
-	if (!c || ct_comm_cache_init(&c->comms, 65536)) {
-		free(c);
-		fprintf(stderr, "coretrace: out of memory\n");
-		return CT_EXIT_FAILURE;
-	}
-	c->opts = opts;
-	c->pctx.comms = &c->comms;
-	c->pctx.irqs = &c->irqs;
-	err = ct_ctf_reader_open(&reader, opts->dir);
-	if (!err)
-		err = ct_ctf_reader_run(&reader, ct_report_record, c);
-	fflush(stdout);
-	if (err && reader.damaged_streams)
-		fprintf(stderr, "coretrace report: %s; %llu records recovered, %d stream file%s damaged\n",
-			reader.error, reader.records, reader.damaged_streams,
-			reader.damaged_streams == 1 ? "" : "s");
-	else if (err)
-		fprintf(stderr, "coretrace report: %s\n", reader.error);
-	else if (reader.cut)
-		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
-			reader.records, opts->dir);
-	else
-		fprintf(stderr, "coretrace report: %llu records read from %s\n",
-			reader.records, opts->dir);
-	ct_comm_cache_free(&c->comms);
-	free(c);
-	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
-}

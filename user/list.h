@@ -9,8 +9,6 @@
 
 /* `coretrace list`; returns the exit code */
 int ct_list(const struct ct_list_opts *opts, FILE *out);
-/* `coretrace report DIR`; returns the exit code */
-int ct_report(const struct ct_report_opts *opts);
 /* `coretrace version` */
 void ct_version(FILE *out);
 

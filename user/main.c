@@ -5,6 +5,7 @@
 #include "check.h"
 #include "cli.h"
 #include "list.h"
+#include "report.h"
 #include "record.h"
 
 static int ct_parse_exit(int parsed)

@@ -49,5 +49,6 @@ void test_ksyms(void);
 void test_layout(void);
 void test_ctf(void);
 void test_ctf_read(void);
+void test_analysis(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -305,6 +305,58 @@ static void test_other_commands(void)
 	fclose(out);
 }
 
+/* report's views and formats; @args space-separated, "DIR" last */
+static int parse_report(const char *args, struct ct_report_opts *ro,
+			char *err, size_t len)
+{
+	char copy[256], *argv[16], *tok;
+	FILE *out = fopen("/dev/null", "w"), *errf;
+	int argc = 0, rc;
+
+	snprintf(copy, sizeof(copy), "report %s", args);
+	for (tok = strtok(copy, " "); tok && argc < 15; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	memset(err, 0, len);
+	errf = fmemopen(err, len - 1, "w");
+	rc = ct_parse_report_args(argc, argv, ro, out, errf);
+	fclose(errf);
+	fclose(out);
+	return rc;
+}
+
+static void test_report_args(void)
+{
+	struct ct_report_opts ro;
+	char err[256];
+
+	CT_CHECK_INT(parse_report("cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.view, CT_VIEW_RECORDS);
+	CT_CHECK_INT(ro.out, CT_REPORT_TEXT);
+	CT_CHECK_STR(ro.dir, "cap");
+	CT_CHECK_INT(parse_report("--top --html -n 20 cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.view, CT_VIEW_TOP);
+	CT_CHECK_INT(ro.out, CT_REPORT_HTML);
+	CT_CHECK_INT(ro.rows, 20);
+	CT_CHECK_INT(parse_report("--latency --json cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.view, CT_VIEW_LATENCY);
+	CT_CHECK_INT(ro.out, CT_REPORT_JSON);
+	CT_CHECK_INT(parse_report("--timehist -f json cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.view, CT_VIEW_TIMEHIST);
+	CT_CHECK_INT(ro.out, CT_REPORT_JSON);
+	CT_CHECK_INT(parse_report("--top --format csv cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.out, CT_REPORT_CSV);
+	CT_CHECK_INT(parse_report("--latency --csv cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: csv and html are for --top\n");
+	CT_CHECK_INT(parse_report("--top -n ten cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: -n wants a number of rows, not 'ten'\n");
+	CT_CHECK_INT(parse_report("-f xml cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: unknown format 'xml' (want text, json, csv or html)\n");
+	CT_CHECK_INT(parse_report("--top", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(parse_report("--bogus cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: unknown option '--bogus' (see coretrace report --help)\n");
+}
+
 void test_cli(void)
 {
 	test_events_arg();
@@ -314,4 +366,5 @@ void test_cli(void)
 	test_seconds();
 	test_sizes();
 	test_record_args();
+	test_report_args();
 }

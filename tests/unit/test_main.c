@@ -30,6 +30,7 @@ int main(void)
 		{ "layout", test_layout },
 		{ "ctf", test_ctf },
 		{ "ctf_read", test_ctf_read },
+		{ "analysis", test_analysis },
 	};
 	size_t i;
 

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analyses against a hand-made sequence whose answers are worked out
+ * below: runtimes, scheduling delays, idle and frequency residency,
+ * interrupt time, timehist's per-run figures, and the overview printed in
+ * every format.
+ */
+#include <stdlib.h>
+#include "analysis.h"
+#include "ct_test.h"
+#include "top.h"
+
+#define MS	1000000ull
+#define T0	1000000000ull		/* the first record */
+
+static struct ct_analysis an;
+
+static void feed_switch(uint64_t ts, int cpu, uint32_t prev, uint32_t next,
+			uint16_t prev_state)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.sched_switch.ts = ts;
+	r.sched_switch.type = CT_EV_SCHED_SWITCH;
+	r.sched_switch.cpu = (uint16_t)cpu;
+	r.sched_switch.prev_pid = prev;
+	r.sched_switch.next_pid = next;
+	r.sched_switch.prev_state = prev_state;
+	ct_analysis_feed(&an, &r);
+}
+
+static void feed_simple(uint64_t ts, int cpu, int type, uint32_t a, uint32_t b)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.ts = ts;
+	r.hdr.type = (uint8_t)type;
+	r.hdr.cpu = (uint16_t)cpu;
+	switch (type) {
+	case CT_EV_SCHED_WAKEUP:
+		r.wakeup.pid = a;
+		r.wakeup.target_cpu = (uint16_t)b;
+		break;
+	case CT_EV_CPU_IDLE:
+	case CT_EV_CPU_FREQUENCY:
+		r.cpu_state.state = a;
+		r.cpu_state.cpu_id = b;
+		break;
+	case CT_EV_IRQ_HANDLER_ENTRY:
+	case CT_EV_IRQ_HANDLER_EXIT:
+		r.irq.irq = a;
+		break;
+	case CT_EV_SOFTIRQ_ENTRY:
+	case CT_EV_SOFTIRQ_EXIT:
+		r.softirq.vec = a;
+		break;
+	default:
+		r.function.function = a;
+	}
+	ct_analysis_feed(&an, &r);
+}
+
+struct run {
+	uint32_t tid;
+	uint64_t run, wait, delay;
+};
+
+static struct run runs[8];
+static int nruns;
+
+static void on_run_end(void *ctx, const struct ct_an_task *t, unsigned int cpu,
+		       uint64_t ts)
+{
+	(void)ctx;
+	(void)cpu;
+	if (nruns < 8)
+		runs[nruns++] = (struct run){ t->tid, ts - t->in_at,
+					      t->run_wait_ns, t->run_delay_ns };
+}
+
+/*
+ * CPU 0: A (100) runs from T0; B (200) is woken at +5 and switched in at
+ * +6 (A sleeps: delay 1 ms); A is woken at +9, preempts B at +10 (A's
+ * delay 1 ms, B runnable from +10); A sleeps at +12, B runs (delay 2 ms)
+ * to the end at +15. A: 6 + 2 = 8 ms, B: 4 + 3 = 7 ms.
+ * CPU 1: C1 from T0 to +4, busy to +5, C2 to +15; 1 GHz to +5, 2 GHz on.
+ * Interrupt 5 for 0.5 ms at +1, softirq 1 (TIMER) for 0.25 ms at +2.
+ */
+static void feed_sequence(void)
+{
+	feed_switch(T0, 0, 0, 100, 0);
+	feed_simple(T0, 1, CT_EV_CPU_IDLE, 1, 1);
+	feed_simple(T0, 1, CT_EV_CPU_FREQUENCY, 1000000, 1);
+	feed_simple(T0 + 1 * MS, 0, CT_EV_IRQ_HANDLER_ENTRY, 5, 0);
+	feed_simple(T0 + 1 * MS + MS / 2, 0, CT_EV_IRQ_HANDLER_EXIT, 5, 0);
+	feed_simple(T0 + 2 * MS, 0, CT_EV_SOFTIRQ_ENTRY, 1, 0);
+	feed_simple(T0 + 2 * MS + MS / 4, 0, CT_EV_SOFTIRQ_EXIT, 1, 0);
+	feed_simple(T0 + 3 * MS, 0, CT_EV_HRTIMER_EXPIRE_ENTRY, 0x1234, 0);
+	feed_simple(T0 + 3 * MS, 0, CT_EV_HRTIMER_EXPIRE_ENTRY, 0x1234, 0);
+	feed_simple(T0 + 4 * MS, 1, CT_EV_CPU_IDLE, CT_IDLE_EXIT, 1);
+	feed_simple(T0 + 5 * MS, 0, CT_EV_SCHED_WAKEUP, 200, 0);
+	feed_simple(T0 + 5 * MS, 1, CT_EV_CPU_IDLE, 2, 1);
+	feed_simple(T0 + 5 * MS, 1, CT_EV_CPU_FREQUENCY, 2000000, 1);
+	feed_switch(T0 + 6 * MS, 0, 100, 200, 1);
+	feed_simple(T0 + 9 * MS, 0, CT_EV_SCHED_WAKEUP, 100, 0);
+	feed_switch(T0 + 10 * MS, 0, 200, 100, 0x100);	/* preempted: R+ */
+	feed_switch(T0 + 12 * MS, 0, 100, 200, 1);
+	ct_analysis_settle(&an, T0 + 15 * MS);
+}
+
+static void test_scheduling(void)
+{
+	const struct ct_an_task *a = ct_analysis_task(&an, 100);
+	const struct ct_an_task *b = ct_analysis_task(&an, 200);
+
+	CT_CHECK(a && b);
+	if (!a || !b)
+		return;
+	CT_CHECK_INT(a->runtime_ns, 8 * MS);
+	CT_CHECK_INT(b->runtime_ns, 7 * MS);
+	CT_CHECK_INT(a->switches, 2);
+	CT_CHECK_INT(b->switches, 2);
+	CT_CHECK_INT(a->wakeups, 1);
+	CT_CHECK_INT(b->wakeups, 1);
+	CT_CHECK_INT(a->delays, 1);		/* the first run had no wakeup */
+	CT_CHECK_INT(a->delay_max_ns, 1 * MS);
+	CT_CHECK_INT(b->delays, 2);
+	CT_CHECK_INT(b->delay_sum_ns, 3 * MS);
+	CT_CHECK_INT(b->delay_max_ns, 2 * MS);
+	CT_CHECK_INT(b->delay_max_at, T0 + 12 * MS);
+	CT_CHECK(ct_analysis_task(&an, 0) == NULL);	/* idle is no task */
+	/* timehist: A ran 6 ms; B ran 4 ms after 1 ms delay; A ran 2 ms
+	 * after waiting 4 ms, 1 ms of it runnable */
+	CT_CHECK_INT(nruns, 3);
+	CT_CHECK_INT(runs[0].tid, 100);
+	CT_CHECK_INT(runs[0].run, 6 * MS);
+	CT_CHECK_INT(runs[1].tid, 200);
+	CT_CHECK_INT(runs[1].run, 4 * MS);
+	CT_CHECK_INT(runs[1].delay, 1 * MS);
+	CT_CHECK_INT(runs[2].tid, 100);
+	CT_CHECK_INT(runs[2].run, 2 * MS);
+	CT_CHECK_INT(runs[2].wait, 4 * MS);
+	CT_CHECK_INT(runs[2].delay, 1 * MS);
+}
+
+static void test_cpu_and_irqs(void)
+{
+	const struct ct_an_cpu *c1 = &an.cpus[1];
+
+	CT_CHECK_INT(c1->cstate_ns[1], 4 * MS);
+	CT_CHECK_INT(c1->busy_ns, 1 * MS);
+	CT_CHECK_INT(c1->cstate_ns[2], 10 * MS);
+	CT_CHECK_INT(c1->freqs[0].khz, 1000000);
+	CT_CHECK_INT(c1->freqs[0].ns, 5 * MS);
+	CT_CHECK_INT(c1->freqs[1].khz, 2000000);
+	CT_CHECK_INT(c1->freqs[1].ns, 10 * MS);
+	CT_CHECK_INT(an.softirqs[1].events, 1);
+	CT_CHECK_INT(an.softirqs[1].busy_ns, MS / 4);
+	CT_CHECK_INT(an.window_start, T0);
+	CT_CHECK_INT(an.last_ts, T0 + 15 * MS);
+}
+
+static char *print_top(enum ct_out fmt)
+{
+	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct ct_top_names names = { &comms, &irqs, NULL };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	memset(&irqs, 0, sizeof(irqs));
+	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
+	ct_comm_cache_set(&comms, 100, "alpha");
+	ct_comm_cache_set(&comms, 200, "b<&>\"");
+	ct_irq_names_set(&irqs, 5, "virtio0");
+	ct_top_print(f, fmt, &an, &names, 0, "cap");
+	fclose(f);
+	ct_comm_cache_free(&comms);
+	return text;
+}
+
+static void test_top(void)
+{
+	char *text;
+
+	/* A: 8 ms in 15 ms = 533.333 ms/s, 1 wakeup = 66.667/s */
+	text = print_top(CT_OUT_JSON);
+	CT_CHECK(strstr(text, "{\"category\":\"Process\",\"description\":\"alpha [100]\",\"id\":100,\"usage_ms_per_s\":533.333,\"events_per_s\":66.667}") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"[5] virtio0\",\"id\":5,\"usage_ms_per_s\":33.333,\"events_per_s\":66.667}") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"TIMER\",\"id\":1,\"usage_ms_per_s\":16.667") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"0x1234 (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333}") != NULL);
+	CT_CHECK(strstr(text, "{\"cpu\":1,\"busy_pct\":6.667,\"cstates_pct\":{\"C0\":0.000,\"C1\":26.667,\"C2\":66.667},\"freqs_pct\":{\"1000000\":33.333,\"2000000\":66.667}}") != NULL);
+	/* the first row is the busiest */
+	CT_CHECK(strstr(text, "\"rows\":[{\"category\":\"Process\",\"description\":\"alpha [100]\"") != NULL);
+	free(text);
+	text = print_top(CT_OUT_TEXT);
+	CT_CHECK(strstr(text, "  533.3 ms/s       66.7  Process    alpha [100]\n") != NULL);
+	free(text);
+	text = print_top(CT_OUT_CSV);
+	CT_CHECK(strstr(text, "usage_ms_per_s,events_per_s,category,description,id\n533.333,66.667,Process,\"alpha [100]\",100\n") != NULL);
+	CT_CHECK(strstr(text, ",\"b<&>\"\" [200]\",200\n") != NULL);	/* quotes doubled */
+	CT_CHECK(strstr(text, "1,C2,66.667\n") != NULL);
+	free(text);
+	text = print_top(CT_OUT_HTML);
+	CT_CHECK(!strncmp(text, "<!DOCTYPE html>", 15));
+	CT_CHECK(strstr(text, "b&lt;&amp;&gt;&quot; [200]") != NULL);
+	CT_CHECK(strstr(text, "b<&>") == NULL);
+	CT_CHECK(strstr(text, "</html>\n") != NULL);
+	free(text);
+}
+
+static void test_new_window(void)
+{
+	const struct ct_an_task *b = ct_analysis_task(&an, 200);
+
+	/* B keeps running: 5 more ms land in the new window only */
+	ct_analysis_new_window(&an, T0 + 15 * MS);
+	ct_analysis_settle(&an, T0 + 20 * MS);
+	CT_CHECK(b != NULL);
+	if (!b)
+		return;
+	CT_CHECK_INT(b->runtime_ns, 5 * MS);
+	CT_CHECK_INT(b->total_runtime_ns, 12 * MS);
+	CT_CHECK_INT(b->switches, 0);
+	CT_CHECK_INT(b->total_switches, 2);
+	CT_CHECK_INT(an.cpus[1].cstate_ns[2], 5 * MS);
+	CT_CHECK_INT(an.window_start, T0 + 15 * MS);
+}
+
+static void test_bounded(void)
+{
+	struct ct_analysis small;
+	union ct_record r;
+	uint32_t tid;
+
+	/* a table for 8 tasks keeps at most its capacity and counts the rest */
+	CT_CHECK_INT(ct_analysis_init(&small, 2, 8), 0);
+	memset(&r, 0, sizeof(r));
+	r.wakeup.type = CT_EV_SCHED_WAKEUP;
+	for (tid = 1; tid <= 1000; tid++) {
+		r.wakeup.ts = tid;
+		r.wakeup.pid = tid;
+		ct_analysis_feed(&small, &r);
+	}
+	CT_CHECK(small.tasks_dropped > 0);
+	CT_CHECK(small.tasks_dropped < 1000);
+	/* a record for a CPU past the table is counted, not followed */
+	r.hdr.cpu = 7;
+	ct_analysis_feed(&small, &r);
+	CT_CHECK_INT(small.records, 1001);
+	ct_analysis_free(&small);
+}
+
+void test_analysis(void)
+{
+	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
+	an.run_end = on_run_end;
+	feed_sequence();
+	test_scheduling();
+	test_cpu_and_irqs();
+	test_top();
+	test_new_window();
+	ct_analysis_free(&an);
+	test_bounded();
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduler, idle, frequency and interrupt accounting, one record at a
+ * time. Every interval is credited when it ends (the next record of its
+ * CPU) or when a window is settled; nothing is kept per record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+
+/* sched_switch prev_state: runnable when no sleeping state bit is set */
+#define CT_STATE_SLEEP_MASK	0xff
+
+int ct_analysis_init(struct ct_analysis *a, int ncpus, uint32_t tasks)
+{
+	uint32_t cap = 64;
+
+	memset(a, 0, sizeof(*a));
+	while (cap < 2 * tasks && cap < (1u << 24))
+		cap <<= 1;
+	a->tasks = calloc(cap, sizeof(*a->tasks));
+	a->cpus = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*a->cpus));
+	if (!a->tasks || !a->cpus) {
+		ct_analysis_free(a);
+		return -ENOMEM;
+	}
+	a->task_mask = cap - 1;
+	a->ncpus = ncpus > 0 ? ncpus : 1;
+	return 0;
+}
+
+void ct_analysis_free(struct ct_analysis *a)
+{
+	free(a->tasks);
+	free(a->cpus);
+	a->tasks = NULL;
+	a->cpus = NULL;
+}
+
+static uint32_t ct_hash32(uint64_t key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	return (uint32_t)key;
+}
+
+/* @tid's slot, made on first sight; NULL for the idle task or when full */
+static struct ct_an_task *ct_task(struct ct_analysis *a, uint32_t tid)
+{
+	uint32_t i = ct_hash32(tid) & a->task_mask, probes;
+	struct ct_an_task *t;
+
+	if (!tid)
+		return NULL;
+	/* at most a quarter of the table is probed: it stays bounded */
+	for (probes = 0; probes <= a->task_mask / 4; probes++) {
+		t = &a->tasks[(i + probes) & a->task_mask];
+		if (t->used && t->tid == tid)
+			return t;
+		if (!t->used) {
+			t->used = true;
+			t->tid = tid;
+			return t;
+		}
+	}
+	a->tasks_dropped++;
+	return NULL;
+}
+
+const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
+					  uint32_t tid)
+{
+	uint32_t i = ct_hash32(tid) & a->task_mask, probes;
+	const struct ct_an_task *t;
+
+	for (probes = 0; probes <= a->task_mask / 4; probes++) {
+		t = &a->tasks[(i + probes) & a->task_mask];
+		if (!t->used)
+			return NULL;
+		if (t->tid == tid)
+			return t;
+	}
+	return NULL;
+}
+
+/* @key's slot in a table of @size sources; NULL when full */
+static struct ct_an_source *ct_source(struct ct_an_source *table, uint32_t size,
+				      uint64_t key)
+{
+	uint32_t i = ct_hash32(key) % size, probes;
+	struct ct_an_source *s;
+
+	for (probes = 0; probes < size; probes++) {
+		s = &table[(i + probes) % size];
+		if (s->used && s->key == key)
+			return s;
+		if (!s->used) {
+			s->used = true;
+			s->key = key;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static void ct_credit_run(struct ct_analysis *a, struct ct_an_cpu *c,
+			  uint64_t ts)
+{
+	struct ct_an_task *t;
+
+	if (!c->has_current || ts < c->current_since)
+		return;
+	t = ct_task(a, c->current);
+	if (t) {
+		t->runtime_ns += ts - c->current_since;
+		t->total_runtime_ns += ts - c->current_since;
+	}
+	c->current_since = ts;
+}
+
+static void ct_on_switch(struct ct_analysis *a, struct ct_an_cpu *c,
+			 const struct ct_sched_switch *sw)
+{
+	struct ct_an_task *prev, *next;
+
+	ct_credit_run(a, c, sw->ts);
+	prev = ct_task(a, sw->prev_pid);
+	if (prev) {
+		if (prev->running && a->run_end)
+			a->run_end(a->run_end_ctx, prev, sw->cpu, sw->ts);
+		prev->running = false;
+		prev->out_at = sw->ts;
+		/* preempted or yielding: waiting for a CPU from now on */
+		if (!(sw->prev_state & CT_STATE_SLEEP_MASK)) {
+			prev->woken = true;
+			prev->woken_at = sw->ts;
+		}
+	}
+	next = ct_task(a, sw->next_pid);
+	if (next) {
+		next->running = true;
+		next->switches++;
+		next->total_switches++;
+		next->run_wait_ns = next->out_at ? sw->ts - next->out_at : 0;
+		next->run_delay_ns = 0;
+		if (next->woken && sw->ts >= next->woken_at) {
+			uint64_t delay = sw->ts - next->woken_at;
+
+			next->run_delay_ns = delay;
+			next->delay_sum_ns += delay;
+			next->delays++;
+			if (delay >= next->delay_max_ns) {
+				next->delay_max_ns = delay;
+				next->delay_max_at = sw->ts;
+			}
+		}
+		next->woken = false;
+		next->in_at = sw->ts;
+	}
+	c->current = sw->next_pid;
+	c->has_current = true;
+	c->current_since = sw->ts;
+}
+
+static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
+{
+	struct ct_an_task *t = ct_task(a, w->pid);
+
+	if (!t)
+		return;
+	t->wakeups++;
+	if (!t->running && !t->woken) {
+		t->woken = true;
+		t->woken_at = w->ts;
+	}
+}
+
+static void ct_credit_idle(struct ct_an_cpu *c, uint64_t ts)
+{
+	if (!c->idle_since || ts < c->idle_since)
+		return;
+	if (c->idle == CT_IDLE_EXIT)
+		c->busy_ns += ts - c->idle_since;
+	else if (c->idle < CT_AN_CSTATES)
+		c->cstate_ns[c->idle] += ts - c->idle_since;
+	c->idle_since = ts;
+}
+
+static void ct_credit_freq(struct ct_an_cpu *c, uint64_t ts)
+{
+	int i;
+
+	if (!c->khz || ts < c->khz_since)
+		return;
+	for (i = 0; i < CT_AN_FREQS; i++) {
+		if (!c->freqs[i].khz || c->freqs[i].khz == c->khz) {
+			c->freqs[i].khz = c->khz;
+			c->freqs[i].ns += ts - c->khz_since;
+			break;
+		}
+	}
+	c->khz_since = ts;
+}
+
+static void ct_credit_irqs(struct ct_analysis *a, struct ct_an_cpu *c,
+			   uint64_t ts)
+{
+	struct ct_an_source *s;
+
+	if (c->in_irq && ts >= c->irq_since) {
+		s = ct_source(a->irqs, CT_AN_IRQS, c->irq);
+		if (s)
+			s->busy_ns += ts - c->irq_since;
+		c->irq_since = ts;
+	}
+	if (c->in_softirq && ts >= c->softirq_since) {
+		a->softirqs[c->softirq].busy_ns += ts - c->softirq_since;
+		c->softirq_since = ts;
+	}
+}
+
+static struct ct_an_cpu *ct_cpu(struct ct_analysis *a, uint32_t cpu)
+{
+	if (cpu >= (uint32_t)a->ncpus)
+		return NULL;
+	a->cpus[cpu].seen = true;
+	return &a->cpus[cpu];
+}
+
+static void ct_on_cpu_state(struct ct_analysis *a, const union ct_record *rec)
+{
+	const struct ct_cpu_state *cs = &rec->cpu_state;
+	struct ct_an_cpu *c = ct_cpu(a, cs->cpu_id);
+
+	if (!c)
+		return;
+	if (rec->hdr.type == CT_EV_CPU_IDLE) {
+		ct_credit_idle(c, cs->ts);
+		c->idle = cs->state;
+		c->idle_since = cs->ts;
+	} else {
+		ct_credit_freq(c, cs->ts);
+		c->khz = cs->state;
+		c->khz_since = cs->ts;
+	}
+}
+
+static void ct_on_irq(struct ct_analysis *a, struct ct_an_cpu *c,
+		      const union ct_record *rec)
+{
+	struct ct_an_source *s;
+
+	switch (rec->hdr.type) {
+	case CT_EV_IRQ_HANDLER_ENTRY:
+		s = ct_source(a->irqs, CT_AN_IRQS, rec->irq.irq);
+		if (s)
+			s->events++;
+		c->in_irq = true;
+		c->irq = rec->irq.irq;
+		c->irq_since = rec->hdr.ts;
+		break;
+	case CT_EV_IRQ_HANDLER_EXIT:
+		ct_credit_irqs(a, c, rec->hdr.ts);
+		c->in_irq = false;
+		break;
+	case CT_EV_SOFTIRQ_ENTRY:
+		if (rec->softirq.vec >= CT_AN_SOFTIRQS)
+			break;
+		a->softirqs[rec->softirq.vec].events++;
+		c->in_softirq = true;
+		c->softirq = rec->softirq.vec;
+		c->softirq_since = rec->hdr.ts;
+		break;
+	case CT_EV_SOFTIRQ_EXIT:
+		ct_credit_irqs(a, c, rec->hdr.ts);
+		c->in_softirq = false;
+		break;
+	}
+}
+
+static void ct_on_function(struct ct_analysis *a, const union ct_record *rec)
+{
+	enum ct_an_func_kind kind = CT_AN_WORK;
+	struct ct_an_source *s;
+
+	if (rec->hdr.type == CT_EV_TIMER_EXPIRE_ENTRY)
+		kind = CT_AN_TIMER;
+	else if (rec->hdr.type == CT_EV_HRTIMER_EXPIRE_ENTRY)
+		kind = CT_AN_HRTIMER;
+	s = ct_source(a->funcs[kind], CT_AN_FUNCS, rec->function.function);
+	if (s)
+		s->events++;
+}
+
+void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
+{
+	struct ct_an_cpu *c = ct_cpu(a, rec->hdr.cpu);
+
+	a->records++;
+	if (!a->window_start)
+		a->window_start = rec->hdr.ts;
+	if (rec->hdr.ts > a->last_ts)
+		a->last_ts = rec->hdr.ts;
+	if (!c)
+		return;
+	switch (rec->hdr.type) {
+	case CT_EV_SCHED_SWITCH:
+		ct_on_switch(a, c, &rec->sched_switch);
+		break;
+	case CT_EV_SCHED_WAKEUP:
+	case CT_EV_SCHED_WAKEUP_NEW:
+		ct_on_wakeup(a, &rec->wakeup);
+		break;
+	case CT_EV_CPU_IDLE:
+	case CT_EV_CPU_FREQUENCY:
+		ct_on_cpu_state(a, rec);
+		break;
+	case CT_EV_IRQ_HANDLER_ENTRY:
+	case CT_EV_IRQ_HANDLER_EXIT:
+	case CT_EV_SOFTIRQ_ENTRY:
+	case CT_EV_SOFTIRQ_EXIT:
+		ct_on_irq(a, c, rec);
+		break;
+	case CT_EV_TIMER_EXPIRE_ENTRY:
+	case CT_EV_HRTIMER_EXPIRE_ENTRY:
+	case CT_EV_WORKQUEUE_EXECUTE_START:
+		ct_on_function(a, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+void ct_analysis_settle(struct ct_analysis *a, uint64_t now)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		struct ct_an_cpu *c = &a->cpus[cpu];
+
+		ct_credit_run(a, c, now);
+		ct_credit_idle(c, now);
+		ct_credit_freq(c, now);
+		ct_credit_irqs(a, c, now);
+	}
+	if (now > a->last_ts)
+		a->last_ts = now;
+}
+
+static void ct_zero_sources(struct ct_an_source *table, uint32_t size)
+{
+	uint32_t i;
+
+	for (i = 0; i < size; i++) {
+		table[i].events = 0;
+		table[i].busy_ns = 0;
+	}
+}
+
+void ct_analysis_new_window(struct ct_analysis *a, uint64_t now)
+{
+	uint32_t i;
+	int cpu, kind;
+
+	ct_analysis_settle(a, now);
+	for (i = 0; i <= a->task_mask; i++) {
+		a->tasks[i].runtime_ns = 0;
+		a->tasks[i].switches = 0;
+		a->tasks[i].wakeups = 0;
+	}
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		struct ct_an_cpu *c = &a->cpus[cpu];
+
+		memset(c->cstate_ns, 0, sizeof(c->cstate_ns));
+		c->busy_ns = 0;
+		for (i = 0; i < CT_AN_FREQS; i++)
+			c->freqs[i].ns = 0;
+	}
+	ct_zero_sources(a->irqs, CT_AN_IRQS);
+	ct_zero_sources(a->softirqs, CT_AN_SOFTIRQS);
+	for (kind = 0; kind < CT_AN_FUNC_KINDS; kind++)
+		ct_zero_sources(a->funcs[kind], CT_AN_FUNCS);
+	a->window_start = now;
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `coretrace report DIR`: a capture read in time order through the same
+ * decoder as the live path, into one of the views: the records
+ * themselves, the overview (--top), perf sched latency's table
+ * (--latency) or perf sched timehist's lines (--timehist).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ctf_read.h"
+#include "report.h"
+#include "top.h"
+
+struct ct_report_ctx {
+	const struct ct_report_opts *opts;
+	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct ct_ksyms ksyms;
+	struct ct_print_ctx pctx;
+	struct ct_analysis an;
+	char line[1024];
+};
+
+static void ct_print_record(struct ct_report_ctx *c, const union ct_record *rec)
+{
+	int n = ct_format(c->opts->out == CT_REPORT_JSON ? CT_FORMAT_JSON :
+			  CT_FORMAT_TEXT, rec, &c->pctx, c->line, sizeof(c->line));
+
+	if (n > 0) {
+		if ((size_t)n >= sizeof(c->line))
+			n = sizeof(c->line) - 1;
+		fwrite(c->line, 1, (size_t)n, stdout);
+		fputc('\n', stdout);
+	}
+}
+
+static void ct_report_record(const union ct_record *rec, void *data)
+{
+	struct ct_report_ctx *c = data;
+
+	if (c->opts->view == CT_VIEW_RECORDS)
+		ct_print_record(c, rec);
+	else
+		ct_analysis_feed(&c->an, rec);
+	ct_learn_names(rec, &c->comms, &c->irqs);
+}
+
+static double ct_ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* --timehist: one line when a task leaves a CPU, as perf sched timehist */
+static void ct_timehist_line(void *data, const struct ct_an_task *t,
+			     unsigned int cpu, uint64_t ts)
+{
+	struct ct_report_ctx *c = data;
+	char name[CT_COMM_LEN + 16];
+	const char *comm = ct_comm_name(&c->comms, t->tid, cpu, name, sizeof(name));
+	struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		ct_buf_printf(&b, "{\"time\":%llu,\"cpu\":%u,\"task\":",
+			      (unsigned long long)ts, cpu);
+		ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		ct_buf_printf(&b, ",\"tid\":%u,\"wait_ms\":%.6f,\"sch_delay_ms\":%.6f,\"run_ms\":%.6f}",
+			      t->tid, ct_ms(t->run_wait_ns), ct_ms(t->run_delay_ns),
+			      ct_ms(ts - t->in_at));
+	} else {
+		snprintf(name, sizeof(name), "%s[%u]", comm, t->tid);
+		ct_buf_printf(&b, "%15.6f [%04u]  %-24s %10.3f %10.3f %10.3f",
+			      (double)ts / 1e9, cpu, name, ct_ms(t->run_wait_ns),
+			      ct_ms(t->run_delay_ns), ct_ms(ts - t->in_at));
+	}
+	if (b.pos < sizeof(c->line))
+		puts(c->line);
+}
+
+static int ct_latency_cmp(const void *pa, const void *pb)
+{
+	const struct ct_an_task *a = *(const struct ct_an_task *const *)pa;
+	const struct ct_an_task *b = *(const struct ct_an_task *const *)pb;
+
+	if (a->delay_max_ns != b->delay_max_ns)
+		return a->delay_max_ns < b->delay_max_ns ? 1 : -1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
+			   bool first)
+{
+	char name[CT_COMM_LEN + 16];
+	const char *comm = ct_comm_name(&c->comms, t->tid, 0, name, sizeof(name));
+	double avg = t->delays ? ct_ms(t->delay_sum_ns) / (double)t->delays : 0;
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+		ct_buf_printf(&b, "%s{\"task\":", first ? "" : ",");
+		ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		ct_buf_printf(&b, ",\"tid\":%u,\"runtime_ms\":%.6f,\"switches\":%llu,"
+			      "\"delays\":%llu,\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,"
+			      "\"max_delay_at\":%llu}", t->tid,
+			      ct_ms(t->total_runtime_ns),
+			      (unsigned long long)t->total_switches,
+			      (unsigned long long)t->delays, avg,
+			      ct_ms(t->delay_max_ns),
+			      (unsigned long long)t->delay_max_at);
+		if (b.pos < sizeof(c->line))
+			fputs(c->line, stdout);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s:%u", comm, t->tid);
+	printf("  %-24s %12.3f %9llu %13.3f %13.3f %15.6f\n", name,
+	       ct_ms(t->total_runtime_ns), (unsigned long long)t->total_switches,
+	       avg, ct_ms(t->delay_max_ns), (double)t->delay_max_at / 1e9);
+}
+
+/* --latency: per task, sorted by maximum scheduling delay */
+static void ct_latency_print(struct ct_report_ctx *c)
+{
+	const struct ct_analysis *a = &c->an;
+	const struct ct_an_task **list;
+	uint64_t runtime = 0, switches = 0;
+	size_t n = 0, i;
+
+	list = calloc((size_t)a->task_mask + 1, sizeof(*list));
+	if (!list)
+		return;
+	for (i = 0; i <= a->task_mask; i++)
+		if (a->tasks[i].used && a->tasks[i].total_switches)
+			list[n++] = &a->tasks[i];
+	qsort(list, n, sizeof(*list), ct_latency_cmp);
+	if (c->opts->out == CT_REPORT_JSON)
+		fputs("{\"tasks\":[", stdout);
+	else
+		printf("  %-24s %12s %9s %13s %13s %15s\n", "Task", "Runtime ms",
+		       "Switches", "Avg delay ms", "Max delay ms", "Max delay at");
+	for (i = 0; i < n; i++) {
+		ct_latency_row(c, list[i], i == 0);
+		runtime += list[i]->total_runtime_ns;
+		switches += list[i]->total_switches;
+	}
+	if (c->opts->out == CT_REPORT_JSON)
+		printf("],\"runtime_ms\":%.6f,\"switches\":%llu}\n", ct_ms(runtime),
+		       (unsigned long long)switches);
+	else
+		printf("  %-24s %12.3f %9llu\n", "TOTAL:", ct_ms(runtime),
+		       (unsigned long long)switches);
+	free(list);
+}
+
+static void ct_report_begin(struct ct_report_ctx *c)
+{
+	if (c->opts->view != CT_VIEW_TIMEHIST || c->opts->out == CT_REPORT_JSON)
+		return;
+	printf("%15s %6s  %-24s %10s %10s %10s\n", "time", "cpu", "task name[tid]",
+	       "wait time", "sch delay", "run time");
+	printf("%15s %6s  %-24s %10s %10s %10s\n", "", "", "", "(msec)", "(msec)",
+	       "(msec)");
+}
+
+static void ct_report_end(struct ct_report_ctx *c)
+{
+	struct ct_top_names names = { &c->comms, &c->irqs,
+				      c->ksyms.count ? &c->ksyms : NULL };
+	static const enum ct_out outs[] = {
+		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
+		[CT_REPORT_CSV] = CT_OUT_CSV, [CT_REPORT_HTML] = CT_OUT_HTML,
+	};
+
+	if (c->opts->view == CT_VIEW_TOP) {
+		ct_analysis_settle(&c->an, c->an.last_ts);
+		ct_top_print(stdout, outs[c->opts->out], &c->an, &names,
+			     c->opts->rows, c->opts->dir);
+	} else if (c->opts->view == CT_VIEW_LATENCY) {
+		ct_latency_print(c);
+	}
+}
+
+/*
+ * Function names: the capture holds addresses; this machine's kallsyms
+ * names them when the report runs where the capture was recorded.
+ */
+static void ct_report_ksyms(struct ct_report_ctx *c)
+{
+	FILE *f;
+
+	if (c->opts->view != CT_VIEW_TOP)
+		return;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	if (ct_ksyms_load(&c->ksyms, f))
+		memset(&c->ksyms, 0, sizeof(c->ksyms));
+	fclose(f);
+}
+
+static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
+{
+	c->opts = opts;
+	c->pctx.comms = &c->comms;
+	c->pctx.irqs = &c->irqs;
+	if (ct_comm_cache_init(&c->comms, 65536))
+		return -1;
+	if (opts->view != CT_VIEW_RECORDS &&
+	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
+		return -1;
+	if (opts->view == CT_VIEW_TIMEHIST) {
+		c->an.run_end = ct_timehist_line;
+		c->an.run_end_ctx = c;
+	}
+	ct_report_ksyms(c);
+	return 0;
+}
+
+static void ct_report_summary(const struct ct_ctf_reader *reader, int err,
+			      const char *dir)
+{
+	if (err && reader->damaged_streams)
+		fprintf(stderr, "coretrace report: %s; %llu records recovered, %d stream file%s damaged\n",
+			reader->error, reader->records, reader->damaged_streams,
+			reader->damaged_streams == 1 ? "" : "s");
+	else if (err)
+		fprintf(stderr, "coretrace report: %s\n", reader->error);
+	else if (reader->cut)
+		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
+			reader->records, dir);
+	else
+		fprintf(stderr, "coretrace report: %llu records read from %s\n",
+			reader->records, dir);
+}
+
+int ct_report(const struct ct_report_opts *opts)
+{
+	struct ct_ctf_reader reader;
+	struct ct_report_ctx *c = calloc(1, sizeof(*c));
+	int err = -1;
+
+	if (c && !ct_report_init(c, opts)) {
+		err = ct_ctf_reader_open(&reader, opts->dir);
+		if (!err) {
+			ct_report_begin(c);
+			err = ct_ctf_reader_run(&reader, ct_report_record, c);
+			/* a damaged capture still reports what was read */
+			if (!err || reader.records)
+				ct_report_end(c);
+		}
+		fflush(stdout);
+		ct_report_summary(&reader, err, opts->dir);
+	} else {
+		fprintf(stderr, "coretrace: out of memory\n");
+	}
+	if (c) {
+		ct_analysis_free(&c->an);
+		ct_comm_cache_free(&c->comms);
+		ct_ksyms_free(&c->ksyms);
+	}
+	free(c);
+	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The powertop-like overview: rows, then one printer per format. */
+#include <stdlib.h>
+#include <string.h>
+#include "top.h"
+
+static const char *const ct_func_category[CT_AN_FUNC_KINDS] = {
+	[CT_AN_TIMER] = "Timer",
+	[CT_AN_HRTIMER] = "Timer",
+	[CT_AN_WORK] = "Work",
+};
+
+static double ct_window_s(const struct ct_analysis *a)
+{
+	uint64_t ns = a->last_ts > a->window_start ?
+		      a->last_ts - a->window_start : 0;
+
+	return ns ? (double)ns / 1e9 : 1.0;
+}
+
+static void ct_row(struct ct_top_row *r, const char *category, uint32_t id,
+		   uint64_t busy_ns, uint64_t events, double seconds)
+{
+	r->category = category;
+	r->id = id;
+	r->usage_ms = (double)busy_ns / 1e6 / seconds;
+	r->events = (double)events / seconds;
+}
+
+static size_t ct_task_rows(const struct ct_analysis *a,
+			   const struct ct_top_names *names,
+			   struct ct_top_row *rows, size_t n, size_t max)
+{
+	double seconds = ct_window_s(a);
+	char buf[CT_COMM_LEN + 16];
+	uint32_t i;
+
+	for (i = 0; i <= a->task_mask && n < max; i++) {
+		const struct ct_an_task *t = &a->tasks[i];
+
+		if (!t->used || (!t->runtime_ns && !t->wakeups))
+			continue;
+		ct_row(&rows[n], "Process", t->tid, t->runtime_ns, t->wakeups,
+		       seconds);
+		snprintf(rows[n].description, sizeof(rows[n].description),
+			 "%s [%u]", ct_comm_name(names->comms, t->tid, 0, buf,
+						 sizeof(buf)), t->tid);
+		n++;
+	}
+	return n;
+}
+
+static size_t ct_irq_rows(const struct ct_analysis *a,
+			  const struct ct_top_names *names,
+			  struct ct_top_row *rows, size_t n, size_t max)
+{
+	double seconds = ct_window_s(a);
+	const char *name;
+	uint32_t i;
+
+	for (i = 0; i < CT_AN_IRQS && n < max; i++) {
+		const struct ct_an_source *s = &a->irqs[i];
+
+		if (!s->used || (!s->events && !s->busy_ns))
+			continue;
+		ct_row(&rows[n], "Interrupt", (uint32_t)s->key, s->busy_ns,
+		       s->events, seconds);
+		name = names->irqs ? ct_irq_names_get(names->irqs, (uint32_t)s->key) : NULL;
+		snprintf(rows[n].description, sizeof(rows[n].description),
+			 "[%u] %s", (uint32_t)s->key, name ? name : "?");
+		n++;
+	}
+	for (i = 0; i < CT_AN_SOFTIRQS && n < max; i++) {
+		const struct ct_an_source *s = &a->softirqs[i];
+
+		if (!s->events && !s->busy_ns)
+			continue;
+		ct_row(&rows[n], "Softirq", i, s->busy_ns, s->events, seconds);
+		snprintf(rows[n].description, sizeof(rows[n].description),
+			 "%s", ct_softirq_name(i));
+		n++;
+	}
+	return n;
+}
+
+static size_t ct_func_rows(const struct ct_analysis *a,
+			   const struct ct_top_names *names,
+			   struct ct_top_row *rows, size_t n, size_t max)
+{
+	double seconds = ct_window_s(a);
+	const char *sym;
+	int kind;
+	uint32_t i;
+
+	for (kind = 0; kind < CT_AN_FUNC_KINDS; kind++) {
+		for (i = 0; i < CT_AN_FUNCS && n < max; i++) {
+			const struct ct_an_source *s = &a->funcs[kind][i];
+
+			if (!s->used || !s->events)
+				continue;
+			ct_row(&rows[n], ct_func_category[kind], 0, s->busy_ns,
+			       s->events, seconds);
+			sym = names->ksyms ? ct_ksyms_lookup(names->ksyms, s->key) : NULL;
+			if (sym)
+				snprintf(rows[n].description,
+					 sizeof(rows[n].description), "%s%s", sym,
+					 kind == CT_AN_HRTIMER ? " (hrtimer)" : "");
+			else
+				snprintf(rows[n].description,
+					 sizeof(rows[n].description), "0x%llx%s",
+					 (unsigned long long)s->key,
+					 kind == CT_AN_HRTIMER ? " (hrtimer)" : "");
+			n++;
+		}
+	}
+	return n;
+}
+
+/* most used first; as powertop, a wakeup weighs like a little CPU time */
+static int ct_row_cmp(const void *pa, const void *pb)
+{
+	const struct ct_top_row *ra = pa, *rb = pb;
+	double ia = ra->usage_ms + ra->events * 0.01;
+	double ib = rb->usage_ms + rb->events * 0.01;
+
+	if (ia != ib)
+		return ia < ib ? 1 : -1;
+	return strcmp(ra->description, rb->description);
+}
+
+size_t ct_top_rows(const struct ct_analysis *a, const struct ct_top_names *names,
+		   struct ct_top_row *rows, size_t max)
+{
+	size_t n = 0;
+
+	n = ct_task_rows(a, names, rows, n, max);
+	n = ct_irq_rows(a, names, rows, n, max);
+	n = ct_func_rows(a, names, rows, n, max);
+	qsort(rows, n, sizeof(*rows), ct_row_cmp);
+	return n;
+}
+
+/* ---- the CPU pane ---- */
+
+static double ct_pct(uint64_t ns, double seconds)
+{
+	return (double)ns / 1e7 / seconds;
+}
+
+static int ct_top_cstates_seen(const struct ct_an_cpu *c)
+{
+	int s, seen = 0;
+
+	for (s = 0; s < CT_AN_CSTATES; s++)
+		if (c->cstate_ns[s])
+			seen = s + 1;
+	return seen;
+}
+
+static void ct_cpu_text(FILE *out, const struct ct_analysis *a)
+{
+	double seconds = ct_window_s(a);
+	int cpu, s, f;
+
+	fputs("\n  CPU  busy %  idle states (% of the window)           frequencies (% of the window)\n", out);
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		const struct ct_an_cpu *c = &a->cpus[cpu];
+		int col = 0;
+
+		if (!c->seen)
+			continue;
+		fprintf(out, "  %3d  ", cpu);
+		if (c->idle_since)
+			fprintf(out, "%6.1f  ", ct_pct(c->busy_ns, seconds));
+		else
+			fputs("     -  ", out);
+		for (s = 0; s < ct_top_cstates_seen(c); s++)
+			col += fprintf(out, "C%d %5.1f  ", s, ct_pct(c->cstate_ns[s], seconds));
+		if (!col)
+			col = fprintf(out, "(no cpu_idle records)");
+		fprintf(out, "%*s", col < 43 ? 43 - col : 1, "");
+		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
+			fprintf(out, "%u MHz %5.1f  ", c->freqs[f].khz / 1000,
+				ct_pct(c->freqs[f].ns, seconds));
+		if (!f)
+			fputs("(the kernel reported none)", out);
+		fputc('\n', out);
+	}
+}
+
+static void ct_cpu_json(FILE *out, const struct ct_analysis *a)
+{
+	double seconds = ct_window_s(a);
+	const char *sep = "";
+	int cpu, s, f;
+
+	fputs(",\"cpus\":[", out);
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		const struct ct_an_cpu *c = &a->cpus[cpu];
+		const char *inner = "";
+
+		if (!c->seen)
+			continue;
+		fprintf(out, "%s{\"cpu\":%d,\"busy_pct\":", sep, cpu);
+		if (c->idle_since)
+			fprintf(out, "%.3f", ct_pct(c->busy_ns, seconds));
+		else
+			fputs("null", out);
+		fputs(",\"cstates_pct\":{", out);
+		for (s = 0; s < ct_top_cstates_seen(c); s++, inner = ",")
+			fprintf(out, "%s\"C%d\":%.3f", inner, s,
+				ct_pct(c->cstate_ns[s], seconds));
+		fputs("},\"freqs_pct\":{", out);
+		inner = "";
+		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++, inner = ",")
+			fprintf(out, "%s\"%u\":%.3f", inner, c->freqs[f].khz,
+				ct_pct(c->freqs[f].ns, seconds));
+		fputs("}}", out);
+		sep = ",";
+	}
+	fputc(']', out);
+}
+
+static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
+{
+	double seconds = ct_window_s(a);
+	int cpu, s, f;
+
+	fputs("\ncpu,state,percent\n", out);
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		const struct ct_an_cpu *c = &a->cpus[cpu];
+
+		if (!c->seen)
+			continue;
+		if (c->idle_since)
+			fprintf(out, "%d,busy,%.3f\n", cpu, ct_pct(c->busy_ns, seconds));
+		for (s = 0; s < ct_top_cstates_seen(c); s++)
+			fprintf(out, "%d,C%d,%.3f\n", cpu, s,
+				ct_pct(c->cstate_ns[s], seconds));
+		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
+			fprintf(out, "%d,%u kHz,%.3f\n", cpu, c->freqs[f].khz,
+				ct_pct(c->freqs[f].ns, seconds));
+	}
+}
+
+/* ---- escaping ---- */
+
+static void ct_put_csv(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void ct_put_html(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void ct_put_json(FILE *out, const char *s)
+{
+	char buf[256];
+	struct ct_buf b = { buf, sizeof(buf), 0 };
+
+	ct_buf_json_str(&b, s, strlen(s));
+	fwrite(buf, 1, b.pos < sizeof(buf) ? b.pos : sizeof(buf) - 1, out);
+}
+
+/* ---- the four printers ---- */
+
+static void ct_top_text(FILE *out, const struct ct_analysis *a,
+			const struct ct_top_row *rows, size_t n,
+			const char *title)
+{
+	size_t i;
+
+	fprintf(out, "coretrace top: %s, %.2f s, %llu records%s\n\n", title,
+		ct_window_s(a), (unsigned long long)a->records,
+		a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
+	fputs("      Usage   Events/s  Category   Description\n", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%7.1f ms/s %10.1f  %-9s  %s\n", rows[i].usage_ms,
+			rows[i].events, rows[i].category, rows[i].description);
+	ct_cpu_text(out, a);
+}
+
+static void ct_top_json(FILE *out, const struct ct_analysis *a,
+			const struct ct_top_row *rows, size_t n,
+			const char *title)
+{
+	size_t i;
+
+	fputs("{\"source\":", out);
+	ct_put_json(out, title);
+	fprintf(out, ",\"seconds\":%.6f,\"records\":%llu,\"tasks_dropped\":%llu,\"rows\":[",
+		ct_window_s(a), (unsigned long long)a->records,
+		(unsigned long long)a->tasks_dropped);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s{\"category\":\"%s\",\"description\":", i ? "," : "",
+			rows[i].category);
+		ct_put_json(out, rows[i].description);
+		fprintf(out, ",\"id\":%u,\"usage_ms_per_s\":%.3f,\"events_per_s\":%.3f}",
+			rows[i].id, rows[i].usage_ms, rows[i].events);
+	}
+	fputc(']', out);
+	ct_cpu_json(out, a);
+	fputs("}\n", out);
+}
+
+static void ct_top_csv(FILE *out, const struct ct_analysis *a,
+		       const struct ct_top_row *rows, size_t n)
+{
+	size_t i;
+
+	fputs("usage_ms_per_s,events_per_s,category,description,id\n", out);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%.3f,%.3f,%s,", rows[i].usage_ms, rows[i].events,
+			rows[i].category);
+		ct_put_csv(out, rows[i].description);
+		fprintf(out, ",%u\n", rows[i].id);
+	}
+	ct_cpu_csv(out, a);
+}
+
+static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
+{
+	double seconds = ct_window_s(a);
+	int cpu, s, f;
+
+	fputs("<h2>CPUs</h2>\n<table>\n<tr><th>CPU</th><th>busy %</th>"
+	      "<th>idle states %</th><th>frequencies %</th></tr>\n", out);
+	for (cpu = 0; cpu < a->ncpus; cpu++) {
+		const struct ct_an_cpu *c = &a->cpus[cpu];
+
+		if (!c->seen)
+			continue;
+		fprintf(out, "<tr><td>%d</td><td class=\"n\">", cpu);
+		if (c->idle_since)
+			fprintf(out, "%.1f", ct_pct(c->busy_ns, seconds));
+		fputs("</td><td>", out);
+		for (s = 0; s < ct_top_cstates_seen(c); s++)
+			fprintf(out, "C%d %.1f&nbsp; ", s, ct_pct(c->cstate_ns[s], seconds));
+		fputs("</td><td>", out);
+		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
+			fprintf(out, "%u MHz %.1f&nbsp; ", c->freqs[f].khz / 1000,
+				ct_pct(c->freqs[f].ns, seconds));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void ct_top_html(FILE *out, const struct ct_analysis *a,
+			const struct ct_top_row *rows, size_t n,
+			const char *title)
+{
+	double max = n && rows[0].usage_ms > 0 ? rows[0].usage_ms : 1.0;
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>coretrace: ", out);
+	ct_put_html(out, title);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:2em;color:#222}\n"
+	      "table{border-collapse:collapse;margin-bottom:2em}\n"
+	      "th{background:#2a4d69;color:#fff;text-align:left;padding:4px 10px}\n"
+	      "td{padding:3px 10px;border-bottom:1px solid #ddd}\n"
+	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	      ".bar{background:#4b86b4;height:10px;display:inline-block}\n"
+	      ".Process{color:#1b5e20}.Interrupt{color:#b71c1c}.Softirq{color:#e65100}"
+	      ".Timer{color:#4a148c}.Work{color:#0d47a1}\n"
+	      "</style></head><body>\n<h1>coretrace overview</h1>\n<p>", out);
+	ct_put_html(out, title);
+	fprintf(out, ": %.2f s, %llu records</p>\n<table>\n<tr><th>Usage (ms/s)</th>"
+		"<th></th><th>Events/s</th><th>Category</th><th>Description</th></tr>\n",
+		ct_window_s(a), (unsigned long long)a->records);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "<tr><td class=\"n\">%.1f</td><td><span class=\"bar\" "
+			"style=\"width:%dpx\"></span></td><td class=\"n\">%.1f</td>"
+			"<td class=\"%s\">%s</td><td>", rows[i].usage_ms,
+			(int)(200.0 * rows[i].usage_ms / max), rows[i].events,
+			rows[i].category, rows[i].category);
+		ct_put_html(out, rows[i].description);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	ct_html_cpus(out, a);
+	fputs("</body></html>\n", out);
+}
+
+void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
+		  const struct ct_top_names *names, size_t limit,
+		  const char *title)
+{
+	size_t max = (size_t)a->task_mask + 1 + CT_AN_IRQS + CT_AN_SOFTIRQS +
+		     CT_AN_FUNC_KINDS * CT_AN_FUNCS;
+	struct ct_top_row *rows = calloc(max, sizeof(*rows));
+	size_t n;
+
+	if (!rows) {
+		fputs("coretrace: out of memory for the overview\n", stderr);
+		return;
+	}
+	n = ct_top_rows(a, names, rows, max);
+	if (limit && n > limit)
+		n = limit;
+	switch (fmt) {
+	case CT_OUT_JSON:
+		ct_top_json(out, a, rows, n, title);
+		break;
+	case CT_OUT_CSV:
+		ct_top_csv(out, a, rows, n);
+		break;
+	case CT_OUT_HTML:
+		ct_top_html(out, a, rows, n, title);
+		break;
+	default:
+		ct_top_text(out, a, rows, n, title);
+	}
+	free(rows);
+}

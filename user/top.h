@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The overview of `coretrace top` and `coretrace report --top`, as
+ * powertop shows it: what used the CPUs (ms per second) and how often it
+ * woke them (events per second), by process, interrupt, softirq, timer
+ * and work function; then C-state and frequency residency per CPU. One
+ * builder, four printers (text, JSON, CSV, HTML).
+ */
+#ifndef CORETRACE_TOP_H
+#define CORETRACE_TOP_H
+
+#include <stdio.h>
+#include "analysis.h"
+
+enum ct_out {
+	CT_OUT_TEXT,
+	CT_OUT_JSON,
+	CT_OUT_CSV,
+	CT_OUT_HTML,
+};
+
+struct ct_top_row {
+	const char *category;	/* "Process", "Interrupt", ... */
+	char description[96];
+	uint32_t id;		/* tid, irq, vector; 0 for functions */
+	double usage_ms;	/* per second of the window */
+	double events;		/* per second of the window */
+};
+
+struct ct_top_names {
+	const struct ct_comm_cache *comms;
+	const struct ct_irq_names *irqs;
+	struct ct_ksyms *ksyms;		/* may be NULL: addresses in hex */
+};
+
+/*
+ * Rows of the window [a->window_start, a->last_ts] (settle first), most
+ * used first, into @rows (at most @max); returns how many.
+ */
+size_t ct_top_rows(const struct ct_analysis *a, const struct ct_top_names *names,
+		   struct ct_top_row *rows, size_t max);
+
+/*
+ * Print the overview: at most @limit rows (0: all), then the CPU pane.
+ * @title names the source (a capture directory, "live").
+ */
+void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
+		  const struct ct_top_names *names, size_t limit,
+		  const char *title);
+
+#endif /* CORETRACE_TOP_H */
