@@ -105,17 +105,30 @@ static struct ct_an_source *ct_source(struct ct_an_source *table, uint32_t size,
 	return NULL;
 }
 
+/*
+ * Nanoseconds from @since to @ts that fall in the window: records that
+ * were in the ring before a live window opened count from its start.
+ */
+static uint64_t ct_span(const struct ct_analysis *a, uint64_t since, uint64_t ts)
+{
+	if (since < a->window_start)
+		since = a->window_start;
+	return ts > since ? ts - since : 0;
+}
+
 static void ct_credit_run(struct ct_analysis *a, struct ct_an_cpu *c,
 			  uint64_t ts)
 {
 	struct ct_an_task *t;
+	uint64_t ns;
 
 	if (!c->has_current || ts < c->current_since)
 		return;
+	ns = ct_span(a, c->current_since, ts);
 	t = ct_task(a, c->current);
 	if (t) {
-		t->runtime_ns += ts - c->current_since;
-		t->total_runtime_ns += ts - c->current_since;
+		t->runtime_ns += ns;
+		t->total_runtime_ns += ns;
 	}
 	c->current_since = ts;
 }
@@ -177,18 +190,20 @@ static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
 	}
 }
 
-static void ct_credit_idle(struct ct_an_cpu *c, uint64_t ts)
+static void ct_credit_idle(const struct ct_analysis *a, struct ct_an_cpu *c,
+			   uint64_t ts)
 {
 	if (!c->idle_since || ts < c->idle_since)
 		return;
 	if (c->idle == CT_IDLE_EXIT)
-		c->busy_ns += ts - c->idle_since;
+		c->busy_ns += ct_span(a, c->idle_since, ts);
 	else if (c->idle < CT_AN_CSTATES)
-		c->cstate_ns[c->idle] += ts - c->idle_since;
+		c->cstate_ns[c->idle] += ct_span(a, c->idle_since, ts);
 	c->idle_since = ts;
 }
 
-static void ct_credit_freq(struct ct_an_cpu *c, uint64_t ts)
+static void ct_credit_freq(const struct ct_analysis *a, struct ct_an_cpu *c,
+			   uint64_t ts)
 {
 	int i;
 
@@ -197,7 +212,7 @@ static void ct_credit_freq(struct ct_an_cpu *c, uint64_t ts)
 	for (i = 0; i < CT_AN_FREQS; i++) {
 		if (!c->freqs[i].khz || c->freqs[i].khz == c->khz) {
 			c->freqs[i].khz = c->khz;
-			c->freqs[i].ns += ts - c->khz_since;
+			c->freqs[i].ns += ct_span(a, c->khz_since, ts);
 			break;
 		}
 	}
@@ -212,11 +227,11 @@ static void ct_credit_irqs(struct ct_analysis *a, struct ct_an_cpu *c,
 	if (c->in_irq && ts >= c->irq_since) {
 		s = ct_source(a->irqs, CT_AN_IRQS, c->irq);
 		if (s)
-			s->busy_ns += ts - c->irq_since;
+			s->busy_ns += ct_span(a, c->irq_since, ts);
 		c->irq_since = ts;
 	}
 	if (c->in_softirq && ts >= c->softirq_since) {
-		a->softirqs[c->softirq].busy_ns += ts - c->softirq_since;
+		a->softirqs[c->softirq].busy_ns += ct_span(a, c->softirq_since, ts);
 		c->softirq_since = ts;
 	}
 }
@@ -237,11 +252,11 @@ static void ct_on_cpu_state(struct ct_analysis *a, const union ct_record *rec)
 	if (!c)
 		return;
 	if (rec->hdr.type == CT_EV_CPU_IDLE) {
-		ct_credit_idle(c, cs->ts);
+		ct_credit_idle(a, c, cs->ts);
 		c->idle = cs->state;
 		c->idle_since = cs->ts;
 	} else {
-		ct_credit_freq(c, cs->ts);
+		ct_credit_freq(a, c, cs->ts);
 		c->khz = cs->state;
 		c->khz_since = cs->ts;
 	}
@@ -341,8 +356,8 @@ void ct_analysis_settle(struct ct_analysis *a, uint64_t now)
 		struct ct_an_cpu *c = &a->cpus[cpu];
 
 		ct_credit_run(a, c, now);
-		ct_credit_idle(c, now);
-		ct_credit_freq(c, now);
+		ct_credit_idle(a, c, now);
+		ct_credit_freq(a, c, now);
 		ct_credit_irqs(a, c, now);
 	}
 	if (now > a->last_ts)
@@ -383,4 +398,5 @@ void ct_analysis_new_window(struct ct_analysis *a, uint64_t now)
 	for (kind = 0; kind < CT_AN_FUNC_KINDS; kind++)
 		ct_zero_sources(a->funcs[kind], CT_AN_FUNCS);
 	a->window_start = now;
+	a->records = 0;
 }

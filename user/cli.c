@@ -19,6 +19,7 @@ void ct_usage(FILE *out)
 	      "commands:\n"
 	      "  record     trace events and print them, one line each\n"
 	      "  list       list the events, whether this kernel has them, their size\n"
+	      "  top        a live overview: CPU use and wakeups, idle states\n"
 	      "  report     read a capture written by record -o\n"
 	      "  check      will coretrace work here? load every program, compare\n"
 	      "             every field it reads with BTF and the tracefs format\n"
@@ -381,7 +382,8 @@ enum {
 };
 
 /* One option of `record`; returns 0 or prints why it is wrong. */
-static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
+static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
+			    const char *cmd)
 {
 	uint64_t bytes;
 
@@ -389,20 +391,20 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
 	case 'd':
 		if (!ct_parse_seconds(optarg, &opts->duration))
 			return 0;
-		fprintf(err, "coretrace record: invalid duration '%s' (want seconds, e.g. 5, 0.5, 200ms)\n",
+		fprintf(err, "coretrace %s: invalid duration '%s' (want seconds, e.g. 5, 0.5, 200ms)\n", cmd,
 			optarg);
 		return -1;
 	case 'b':
 		if (!ct_parse_size(optarg, &bytes) &&
 		    !ct_ring_size(bytes, &opts->buffer_size))
 			return 0;
-		fprintf(err, "coretrace record: invalid buffer size '%s' (want 4K to 1G, e.g. 256K, 4M)\n",
+		fprintf(err, "coretrace %s: invalid buffer size '%s' (want 4K to 1G, e.g. 256K, 4M)\n", cmd,
 			optarg);
 		return -1;
 	case 'f':
 		if (!ct_parse_format(optarg, &opts->format))
 			return 0;
-		fprintf(err, "coretrace record: unknown format '%s' (want text or json)\n",
+		fprintf(err, "coretrace %s: unknown format '%s' (want text or json)\n", cmd,
 			optarg);
 		return -1;
 	case 'e':
@@ -411,14 +413,14 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
 	case 't':
 		if (!ct_parse_pid(optarg, c == 'p' ? &opts->pid : &opts->tid))
 			return 0;
-		fprintf(err, "coretrace record: invalid %s '%s' (want a number from 1 to %d)\n",
+		fprintf(err, "coretrace %s: invalid %s '%s' (want a number from 1 to %d)\n", cmd,
 			c == 'p' ? "pid" : "tid", optarg, CT_PID_MAX);
 		return -1;
 	case 'c':
 		if (!ct_parse_comm(optarg, opts->comm, &opts->comm_len,
 				   &opts->comm_prefix))
 			return 0;
-		fprintf(err, "coretrace record: invalid task name '%s' (want 1 to 15 characters, optionally ending in '*')\n",
+		fprintf(err, "coretrace %s: invalid task name '%s' (want 1 to 15 characters, optionally ending in '*')\n", cmd,
 			optarg);
 		return -1;
 	case 'C':
@@ -426,12 +428,12 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
 			opts->cpus_set = true;
 			return 0;
 		}
-		fprintf(err, "coretrace record: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n",
+		fprintf(err, "coretrace %s: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n", cmd,
 			optarg, CT_MAX_CPUS);
 		return -1;
 	case 'o':
 		if (!*optarg) {
-			fprintf(err, "coretrace record: -o needs a directory\n");
+			fprintf(err, "coretrace %s: -o needs a directory\n", cmd);
 			return -1;
 		}
 		opts->output_dir = optarg;
@@ -444,7 +446,7 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err)
 			opts->wakeup_always = !strcmp(optarg, "always");
 			return 0;
 		}
-		fprintf(err, "coretrace record: unknown wakeup mode '%s' (want batch or always)\n",
+		fprintf(err, "coretrace %s: unknown wakeup mode '%s' (want batch or always)\n", cmd,
 			optarg);
 		return -1;
 	case 'v':
@@ -497,11 +499,95 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 			ct_bad_option(err, "record", "unknown option", argv, optopt);
 			return CT_PARSE_ERROR;
 		}
-		if (ct_record_option(c, opts, err))
+		if (ct_record_option(c, opts, err, "record"))
 			return CT_PARSE_ERROR;
 	}
 	if (optind < argc) {
 		fprintf(err, "coretrace record: unexpected argument '%s'\n",
+			argv[optind]);
+		return CT_PARSE_ERROR;
+	}
+	return CT_PARSE_OK;
+}
+
+static void ct_top_usage(FILE *out)
+{
+	fputs("usage: coretrace top [options]\n"
+	      "\n"
+	      "A live overview, refreshed every interval: what used the CPUs (ms\n"
+	      "per second) and woke them (events per second), by process,\n"
+	      "interrupt, softirq, timer and work function, then idle-state and\n"
+	      "frequency residency per CPU. q quits. When stdout is not a\n"
+	      "terminal, one plain report is printed per interval.\n"
+	      "\n"
+	      "  -i, --interval SECONDS   refresh period (default 2)\n"
+	      "  -n, --rows N             rows shown (default: what fits, or 30)\n"
+	      "  -d, --duration SECONDS   stop after this long\n"
+	      "  -e, --event LIST         events to trace (default: all)\n"
+	      "  -p, --pid PID            one process;  -t, --tid TID: one thread\n"
+	      "  -c, --comm NAME[*]       tasks named NAME (or starting with it)\n"
+	      "  -C, --cpu LIST           CPUs, e.g. 0,2-3\n"
+	      "  -b, --buffer-size SIZE   ring buffer size (default 4M)\n"
+	      "  -v, --verbose            libbpf's messages too\n",
+	      out);
+}
+
+int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
+		      FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "interval",	   required_argument, NULL, 'i' },
+		{ "rows",	   required_argument, NULL, 'n' },
+		{ "duration",	   required_argument, NULL, 'd' },
+		{ "buffer-size",   required_argument, NULL, 'b' },
+		{ "event",	   required_argument, NULL, 'e' },
+		{ "pid",	   required_argument, NULL, 'p' },
+		{ "tid",	   required_argument, NULL, 't' },
+		{ "comm",	   required_argument, NULL, 'c' },
+		{ "cpu",	   required_argument, NULL, 'C' },
+		{ "verbose",	   no_argument,	      NULL, 'v' },
+		{ "help",	   no_argument,	      NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
+	opts->events = ct_all_events();
+	opts->top_interval = 2.0;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:i:n:d:b:e:p:t:c:C:vh", longopts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			ct_top_usage(out);
+			return CT_PARSE_EXIT;
+		}
+		if (c == ':' || c == '?') {
+			ct_bad_option(err, "top", c == ':' ? "option needs a value" :
+				      "unknown option", argv, optopt);
+			return CT_PARSE_ERROR;
+		}
+		if (c == 'i') {
+			if (!ct_parse_seconds(optarg, &opts->top_interval) &&
+			    opts->top_interval >= 0.1)
+				continue;
+			fprintf(err, "coretrace top: invalid interval '%s' (want seconds, at least 0.1)\n",
+				optarg);
+			return CT_PARSE_ERROR;
+		}
+		if (c == 'n') {
+			if (!ct_parse_count(optarg, &opts->top_rows))
+				continue;
+			fprintf(err, "coretrace top: -n wants a number of rows, not '%s'\n",
+				optarg);
+			return CT_PARSE_ERROR;
+		}
+		if (ct_record_option(c, opts, err, "top"))
+			return CT_PARSE_ERROR;
+	}
+	if (optind < argc) {
+		fprintf(err, "coretrace top: unexpected argument '%s'\n",
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}

@@ -37,6 +37,8 @@ struct ct_record_opts {
 	const char *output_dir;	/* -o: a CTF capture instead of lines */
 	bool per_cpu_rings;	/* --per-cpu-rings */
 	bool wakeup_always;	/* --wakeup=always */
+	double top_interval;	/* coretrace top: refresh period, 0: record */
+	unsigned int top_rows;	/* coretrace top: rows, 0: what fits */
 };
 
 struct ct_list_opts {
@@ -112,6 +114,9 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 /* Parse `version`'s options: only --help. */
 int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 
+/* Parse `top`'s options into a record session that feeds the overview. */
+int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
+		      FILE *out, FILE *err);
 /* A decimal count ("20"); 0 or -EINVAL. */
 int ct_parse_count(const char *arg, unsigned int *count);
 

@@ -21,6 +21,14 @@ static int ct_cmd_record(int argc, char **argv)
 	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
 }
 
+static int ct_cmd_top(int argc, char **argv)
+{
+	struct ct_record_opts opts;
+	int parsed = ct_parse_top_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
+}
+
 static int ct_cmd_list(int argc, char **argv)
 {
 	struct ct_list_opts opts;
@@ -66,6 +74,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return ct_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "top"))
+		return ct_cmd_top(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return ct_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))

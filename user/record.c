@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
 #include "ctf.h"
+#include "live_top.h"
 #include "layout.h"
 #include "record.h"
 #include "sys.h"
@@ -34,6 +35,7 @@ struct ct_session {
 	struct ct_ksyms ksyms;
 	struct ct_print_ctx pctx;
 	struct ct_ctf ctf;		/* -o: the capture */
+	struct ct_live_top *top;	/* coretrace top: the overview */
 	bool capturing;
 	uint64_t now_ns;		/* monotonic, once per drain pass */
 	FILE *out;
@@ -103,6 +105,11 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		return 0;
 	}
 	s->received[rec.hdr.type]++;
+	if (s->top) {
+		ct_live_top_feed(s->top, &rec);
+		ct_learn_names(&rec, &s->comms, &s->irqs);
+		return 0;
+	}
 	if (s->capturing) {
 		/* names first: a switch's next_comm comes from the cache */
 		ct_learn_names(&rec, &s->comms, &s->irqs);
@@ -570,6 +577,8 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 		ct_check_output(s);
 		if (ct_capture_tick(skel, s))
 			return -EIO;
+		if (s->top && ct_live_top_tick(s->top, ct_mono_ns()))
+			break;
 		now = ct_now();
 		if (opts->verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
@@ -722,11 +731,24 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	ct_announce_start(skel, s->opts);
-	err = ct_drain(rb, skel, s);
+	if (s->opts->top_interval > 0) {
+		struct ct_top_names names = { &s->comms, &s->irqs, s->pctx.ksyms };
+
+		s->top = ct_live_top_open(stdout, STDIN_FILENO,
+					  s->opts->top_interval, s->opts->top_rows,
+					  libbpf_num_possible_cpus(), &names,
+					  ct_mono_ns());
+		if (!s->top)
+			fprintf(stderr, "coretrace: out of memory for the overview\n");
+	}
+	err = s->opts->top_interval > 0 && !s->top ? -ENOMEM :
+		ct_drain(rb, skel, s);
 
 	/* stop producing, then take what is still in the ring */
 	coretrace_bpf__detach(skel);
 	ring_buffer__consume(rb);
+	ct_live_top_close(s->top);
+	s->top = NULL;
 	ct_check_output(s);
 	if (s->capturing && ct_close_capture(skel, s) && !err)
 		err = -EIO;

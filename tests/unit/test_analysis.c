@@ -5,8 +5,12 @@
  * interrupt time, timehist's per-run figures, and the overview printed in
  * every format.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "analysis.h"
+#include "live_top.h"
 #include "ct_test.h"
 #include "top.h"
 
@@ -14,6 +18,16 @@
 #define T0	1000000000ull		/* the first record */
 
 static struct ct_analysis an;
+static struct ct_analysis *an_target = &an;
+static struct ct_live_top *live_target;
+
+static void feed(const union ct_record *r)
+{
+	if (live_target)
+		ct_live_top_feed(live_target, r);
+	else if (an_target)
+		ct_analysis_feed(an_target, r);
+}
 
 static void feed_switch(uint64_t ts, int cpu, uint32_t prev, uint32_t next,
 			uint16_t prev_state)
@@ -27,7 +41,7 @@ static void feed_switch(uint64_t ts, int cpu, uint32_t prev, uint32_t next,
 	r.sched_switch.prev_pid = prev;
 	r.sched_switch.next_pid = next;
 	r.sched_switch.prev_state = prev_state;
-	ct_analysis_feed(&an, &r);
+	feed(&r);
 }
 
 static void feed_simple(uint64_t ts, int cpu, int type, uint32_t a, uint32_t b)
@@ -59,7 +73,7 @@ static void feed_simple(uint64_t ts, int cpu, int type, uint32_t a, uint32_t b)
 	default:
 		r.function.function = a;
 	}
-	ct_analysis_feed(&an, &r);
+	feed(&r);
 }
 
 struct run {
@@ -254,6 +268,81 @@ static void test_bounded(void)
 	ct_analysis_free(&small);
 }
 
+/* Not a terminal: one plain report per interval, nothing in between. */
+static void test_live_plain(void)
+{
+	struct ct_comm_cache comms;
+	struct ct_top_names names = { &comms, NULL, NULL };
+	struct ct_live_top *t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
+	ct_comm_cache_set(&comms, 100, "alpha");
+	t = ct_live_top_open(f, -1, 2.0, 5, 2, &names, T0);
+	CT_CHECK(t != NULL);
+	if (!t)
+		return;
+	an_target = NULL;
+	live_target = t;
+	/* in the ring before the window opened: counts from its start */
+	feed_switch(T0 - 500 * MS, 0, 0, 100, 0);
+	CT_CHECK(!ct_live_top_tick(t, T0 + 1999 * MS));
+	fflush(f);
+	CT_CHECK_INT(len, 0);			/* not yet */
+	CT_CHECK(!ct_live_top_tick(t, T0 + 2000 * MS));
+	fflush(f);
+	/* alpha ran the whole 2 s window, not 2.5 s of it */
+	CT_CHECK(strstr(text, "coretrace top: live, 2.00 s, 1 records\n") != NULL);
+	CT_CHECK(strstr(text, " 1000.0 ms/s        0.0  Process    alpha [100]\n") != NULL);
+	/* the next window starts empty, alpha still running: 1000 ms/s */
+	CT_CHECK(!ct_live_top_tick(t, T0 + 4000 * MS));
+	fflush(f);
+	CT_CHECK(strstr(text, "coretrace top: live, 2.00 s, 0 records\n") != NULL);
+	CT_CHECK(strstr(strstr(text, "0 records"), " 1000.0 ms/s        0.0  Process    alpha [100]\n") != NULL);
+	ct_live_top_close(t);
+	live_target = NULL;
+	fclose(f);
+	free(text);
+	ct_comm_cache_free(&comms);
+}
+
+/* A terminal (a pty here): the alternate screen, redraws, q quits. */
+static void test_live_tty(void)
+{
+	struct ct_top_names names = { NULL, NULL, NULL };
+	int master = posix_openpt(O_RDWR | O_NOCTTY), slave;
+	char buf[8192];
+	struct ct_live_top *t;
+	ssize_t n;
+	FILE *out;
+
+	CT_CHECK(master >= 0 && !grantpt(master) && !unlockpt(master));
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	CT_CHECK(slave >= 0);
+	out = fdopen(dup(slave), "w");
+	t = ct_live_top_open(out, slave, 1.0, 0, 2, &names, T0);
+	CT_CHECK(t != NULL);
+	if (!t)
+		return;
+	CT_CHECK(!ct_live_top_tick(t, T0 + 1000 * MS));
+	CT_CHECK_INT(write(master, "x", 1), 1);
+	CT_CHECK(!ct_live_top_tick(t, T0 + 1100 * MS));	/* other keys: no */
+	CT_CHECK_INT(write(master, "q", 1), 1);
+	CT_CHECK(ct_live_top_tick(t, T0 + 1200 * MS));	/* q quits */
+	ct_live_top_close(t);
+	fclose(out);
+	n = read(master, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CT_CHECK(strstr(buf, "\033[?1049h") != NULL);	/* alternate screen */
+	CT_CHECK(strstr(buf, "coretrace top: live, 1.00 s") != NULL);
+	CT_CHECK(strstr(buf, "q: quit") != NULL);
+	CT_CHECK(strstr(buf, "\033[?1049l") != NULL);	/* and back */
+	close(slave);
+	close(master);
+}
+
 void test_analysis(void)
 {
 	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
@@ -265,4 +354,6 @@ void test_analysis(void)
 	test_new_window();
 	ct_analysis_free(&an);
 	test_bounded();
+	test_live_plain();
+	test_live_tty();
 }
