@@ -323,6 +323,8 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 	switch (rec->hdr.type) {
 	case CT_EV_SCHED_SWITCH:
 		ct_on_switch(a, c, &rec->sched_switch);
+		if (rec->hdr.ts > a->last_switch)
+			a->last_switch = rec->hdr.ts;
 		break;
 	case CT_EV_SCHED_WAKEUP:
 	case CT_EV_SCHED_WAKEUP_NEW:

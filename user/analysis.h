@@ -84,6 +84,7 @@ struct ct_analysis {
 	/* timers, hrtimers and work items, keyed by function address */
 	struct ct_an_source funcs[CT_AN_FUNC_KINDS][CT_AN_FUNCS];
 	uint64_t window_start, last_ts;
+	uint64_t last_switch;		/* task states are known up to here */
 	uint64_t records;
 	/* called when a task leaves a CPU, before its state moves on */
 	void (*run_end)(void *ctx, const struct ct_an_task *task,

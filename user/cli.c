@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "timechart.h"
 
 void ct_usage(FILE *out)
 {
@@ -21,6 +22,7 @@ void ct_usage(FILE *out)
 	      "  list       list the events, whether this kernel has them, their size\n"
 	      "  top        a live overview: CPU use and wakeups, idle states\n"
 	      "  report     read a capture written by record -o\n"
+	      "  timechart  draw a capture as an SVG timeline\n"
 	      "  check      will coretrace work here? load every program, compare\n"
 	      "             every field it reads with BTF and the tracefs format\n"
 	      "  version    print the version, record ABI and libbpf versions\n"
@@ -591,6 +593,67 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}
+	return CT_PARSE_OK;
+}
+
+static void ct_timechart_usage(FILE *out)
+{
+	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS]\n"
+	      "\n"
+	      "Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
+	      "task that ran, or idle), a lane per task for the busiest ones\n"
+	      "(running, runnable, sleeping), a time axis and a legend.\n"
+	      "\n"
+	      "  -o, --output FILE        the SVG to write (required)\n"
+	      "  -n, --tasks N            task lanes (default 20)\n"
+	      "  -w, --width PIXELS       width of the time axis (default 1600)\n",
+	      out);
+}
+
+int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opts,
+			    FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "tasks",  required_argument, NULL, 'n' },
+		{ "width",  required_argument, NULL, 'w' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->tasks = 20;
+	opts->width = 1600;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:n:w:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			ct_timechart_usage(out);
+			return CT_PARSE_EXIT;
+		}
+		if (c == ':' || c == '?') {
+			ct_bad_option(err, "timechart", c == ':' ?
+				      "option needs a value" : "unknown option",
+				      argv, optopt);
+			return CT_PARSE_ERROR;
+		}
+		if (c == 'o') {
+			opts->output = optarg;
+		} else if (c == 'n' ? ct_parse_count(optarg, &opts->tasks) || opts->tasks > 1000 :
+			   ct_parse_count(optarg, &opts->width) ||
+			   opts->width < 100 || opts->width > 100000) {
+			fprintf(err, "coretrace timechart: invalid %s '%s' (want %s)\n",
+				c == 'n' ? "task count" : "width", optarg,
+				c == 'n' ? "0 to 1000" : "100 to 100000 pixels");
+			return CT_PARSE_ERROR;
+		}
+	}
+	if (optind + 1 != argc || !opts->output) {
+		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
+		return CT_PARSE_ERROR;
+	}
+	opts->dir = argv[optind];
 	return CT_PARSE_OK;
 }
 

@@ -117,6 +117,10 @@ int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 /* Parse `top`'s options into a record session that feeds the overview. */
 int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		      FILE *out, FILE *err);
+struct ct_timechart_opts;
+/* Parse `timechart`'s options. */
+int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opts,
+			    FILE *out, FILE *err);
 /* A decimal count ("20"); 0 or -EINVAL. */
 int ct_parse_count(const char *arg, unsigned int *count);
 

@@ -7,6 +7,7 @@
 #include "list.h"
 #include "report.h"
 #include "record.h"
+#include "timechart.h"
 
 static int ct_parse_exit(int parsed)
 {
@@ -27,6 +28,14 @@ static int ct_cmd_top(int argc, char **argv)
 	int parsed = ct_parse_top_args(argc, argv, &opts, stdout, stderr);
 
 	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
+}
+
+static int ct_cmd_timechart(int argc, char **argv)
+{
+	struct ct_timechart_opts opts;
+	int parsed = ct_parse_timechart_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_timechart(&opts) : ct_parse_exit(parsed);
 }
 
 static int ct_cmd_list(int argc, char **argv)
@@ -76,6 +85,8 @@ int main(int argc, char **argv)
 		return ct_cmd_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "top"))
 		return ct_cmd_top(argc - 1, argv + 1);
+	if (!strcmp(cmd, "timechart"))
+		return ct_cmd_timechart(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return ct_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))

@@ -170,6 +170,12 @@ static void ct_report_end(struct ct_report_ctx *c)
 	};
 
 	if (c->opts->view == CT_VIEW_TOP) {
+		/*
+		 * The window ends at the last switch: once the programs
+		 * detach (one by one), who runs is no longer known.
+		 */
+		if (c->an.last_switch)
+			c->an.last_ts = c->an.last_switch;
 		ct_analysis_settle(&c->an, c->an.last_ts);
 		ct_top_print(stdout, outs[c->opts->out], &c->an, &names,
 			     c->opts->rows, c->opts->dir);

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The timechart: two passes over a capture. The first finds the time
+ * range, the CPUs, the busiest tasks and every name; the second follows
+ * each lane's state and draws it at pixel resolution.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "cli.h"
+#include "ctf_read.h"
+#include "timechart.h"
+
+#define TC_LEFT		170	/* pixels for the lane labels */
+#define TC_TOP		60
+#define TC_LANE		20
+#define TC_GAP		4
+#define TC_LABEL_MIN	46	/* a run this wide gets its task's name */
+
+enum tc_task_state {
+	TC_NONE,		/* not seen yet, or gone: nothing drawn */
+	TC_RUNNING,
+	TC_RUNNABLE,		/* woken or preempted, waiting for a CPU */
+	TC_SLEEPING,
+};
+
+#define TC_KEY_NONE	0xffffffffu	/* CPU lane before its first record */
+
+struct tc_lane {
+	bool cpu;		/* a CPU lane (keys: tid, 0 idle) or a task's */
+	uint32_t id;		/* CPU number or tid */
+	uint32_t key;		/* current state */
+	uint64_t since;
+	int col;		/* pixel column being filled, -1: none */
+	uint32_t col_key, best_key;
+	uint64_t col_ns, best_ns;
+	bool has_run;		/* a run of equal columns waits to be drawn */
+	uint32_t run_key;
+	int run_start, run_end;
+	int y;
+};
+
+struct tc_chart {
+	const struct ct_timechart_opts *opts;
+	FILE *out;
+	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct ct_analysis an;
+	uint64_t t0, t1;	/* the capture's time range */
+	double ns_per_px;
+	struct tc_lane *lanes;
+	int nlanes, ncpu_lanes;
+	struct tc_lane *cpu_lane[CT_MAX_CPUS];
+	uint64_t elements;
+};
+
+/* text for SVG: the five XML characters escaped */
+static void tc_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '>')
+			fputs("&gt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '"')
+			fputs("&quot;", out);
+		else if (*s == '\'')
+			fputs("&apos;", out);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, out);
+	}
+}
+
+static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t len)
+{
+	static const char *const task_colors[] = {
+		[TC_RUNNING] = "#2e7d32", [TC_RUNNABLE] = "#e53935",
+		[TC_SLEEPING] = "#e3e7ee",
+	};
+
+	if (!l->cpu)
+		snprintf(buf, len, "%s", task_colors[key]);
+	else if (!key)
+		snprintf(buf, len, "#c9ced6");	/* idle */
+	else
+		snprintf(buf, len, "hsl(%u,60%%,%u%%)", (key * 137u) % 360u,
+			 42u + (key * 7u) % 20u);
+}
+
+static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
+{
+	char color[32], name[CT_COMM_LEN + 16];
+	int width = l->run_end - l->run_start;
+
+	if (!l->has_run || width <= 0)
+		return;
+	l->has_run = false;
+	if ((!l->cpu && l->run_key == TC_NONE) || (l->cpu && l->run_key == TC_KEY_NONE))
+		return;
+	tc_color(l, l->run_key, color, sizeof(color));
+	fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+		TC_LEFT + l->run_start, l->y, width, TC_LANE, color);
+	c->elements++;
+	if (l->cpu && l->run_key && width >= TC_LABEL_MIN) {
+		fprintf(c->out, "<text x=\"%d\" y=\"%d\" class=\"in\">",
+			TC_LEFT + l->run_start + 3, l->y + 14);
+		tc_text(c->out, ct_comm_name(&c->comms, l->run_key, 0, name,
+					     sizeof(name)));
+		fputs("</text>\n", c->out);
+		c->elements++;
+	}
+}
+
+/* column @col of @l is @key: extend the run or start another */
+static void tc_put_cols(struct tc_chart *c, struct tc_lane *l, int from, int to,
+			uint32_t key)
+{
+	if (from >= to)
+		return;
+	if (l->has_run && l->run_key == key && l->run_end == from) {
+		l->run_end = to;
+		return;
+	}
+	tc_draw_run(c, l);
+	l->has_run = true;
+	l->run_key = key;
+	l->run_start = from;
+	l->run_end = to;
+}
+
+static void tc_close_col(struct tc_chart *c, struct tc_lane *l)
+{
+	if (l->col >= 0)
+		tc_put_cols(c, l, l->col, l->col + 1, l->best_key);
+	l->col = -1;
+}
+
+/* the time where pixel column @col ends */
+static uint64_t tc_col_end(const struct tc_chart *c, int col)
+{
+	return c->t0 + (uint64_t)ceil((double)(col + 1) * c->ns_per_px);
+}
+
+/* one column's share of a state: the longest share names the column */
+static void tc_add_piece(struct tc_chart *c, struct tc_lane *l, int col,
+			 uint32_t key, uint64_t ns)
+{
+	if (col != l->col) {
+		tc_close_col(c, l);
+		l->col = col;
+		l->col_key = l->best_key = key;
+		l->col_ns = l->best_ns = 0;
+	}
+	if (key != l->col_key) {
+		l->col_key = key;
+		l->col_ns = 0;
+	}
+	l->col_ns += ns;
+	if (l->col_ns >= l->best_ns) {
+		l->best_ns = l->col_ns;
+		l->best_key = key;
+	}
+}
+
+/* the pixel column holding time @ts */
+static int tc_col_of(const struct tc_chart *c, uint64_t ts)
+{
+	int col = (int)((double)(ts - c->t0) / c->ns_per_px);
+	int last = (int)c->opts->width - 1;
+
+	return col > last ? last : col;
+}
+
+/* @l held @key from @from to @to (ns): into pixel columns */
+static void tc_span(struct tc_chart *c, struct tc_lane *l, uint32_t key,
+		    uint64_t from, uint64_t to)
+{
+	int last = (int)c->opts->width - 1, col = tc_col_of(c, from), through;
+	uint64_t end;
+
+	while (from < to) {
+		end = col == last ? to : tc_col_end(c, col);
+		if (end > to)
+			end = to;
+		if (end > from)
+			tc_add_piece(c, l, col, key, end - from);
+		if (end >= to)
+			break;
+		from = end;
+		col++;
+		/* columns wholly inside the span are @key: one run */
+		through = tc_col_of(c, to);
+		if (through > col) {
+			tc_close_col(c, l);
+			tc_put_cols(c, l, col, through, key);
+			col = through;
+			from = tc_col_end(c, through - 1);
+			if (from > to)
+				from = to;
+		}
+	}
+}
+
+static void tc_set(struct tc_chart *c, struct tc_lane *l, uint32_t key,
+		   uint64_t ts)
+{
+	if (ts > l->since)
+		tc_span(c, l, l->key, l->since, ts);
+	if (ts > l->since)
+		l->since = ts;
+	l->key = key;
+}
+
+static struct tc_lane *tc_task_lane(struct tc_chart *c, uint32_t tid)
+{
+	int i;
+
+	for (i = c->ncpu_lanes; i < c->nlanes; i++)
+		if (c->lanes[i].id == tid)
+			return &c->lanes[i];
+	return NULL;
+}
+
+static void tc_record(const union ct_record *rec, void *data)
+{
+	struct tc_chart *c = data;
+	const struct ct_sched_switch *sw = &rec->sched_switch;
+	struct tc_lane *l;
+
+	if (rec->hdr.ts > c->t1)
+		return;
+	switch (rec->hdr.type) {
+	case CT_EV_SCHED_SWITCH:
+		if (sw->cpu < CT_MAX_CPUS && c->cpu_lane[sw->cpu])
+			tc_set(c, c->cpu_lane[sw->cpu], sw->next_pid, sw->ts);
+		l = tc_task_lane(c, sw->prev_pid);
+		if (l)
+			tc_set(c, l, sw->prev_state & 0xff ? TC_SLEEPING : TC_RUNNABLE,
+			       sw->ts);
+		l = tc_task_lane(c, sw->next_pid);
+		if (l)
+			tc_set(c, l, TC_RUNNING, sw->ts);
+		break;
+	case CT_EV_SCHED_WAKEUP:
+	case CT_EV_SCHED_WAKEUP_NEW:
+		l = tc_task_lane(c, rec->wakeup.pid);
+		if (l && l->key != TC_RUNNING)
+			tc_set(c, l, TC_RUNNABLE, rec->hdr.ts);
+		break;
+	case CT_EV_SCHED_PROCESS_EXIT:
+		l = tc_task_lane(c, rec->exit.pid);
+		if (l)
+			tc_set(c, l, TC_NONE, rec->hdr.ts);
+		break;
+	}
+}
+
+static void tc_learn(const union ct_record *rec, void *data)
+{
+	struct tc_chart *c = data;
+
+	ct_analysis_feed(&c->an, rec);
+	ct_learn_names(rec, &c->comms, &c->irqs);
+}
+
+static int tc_by_runtime(const void *pa, const void *pb)
+{
+	const struct ct_an_task *a = *(const struct ct_an_task *const *)pa;
+	const struct ct_an_task *b = *(const struct ct_an_task *const *)pb;
+
+	if (a->total_runtime_ns != b->total_runtime_ns)
+		return a->total_runtime_ns < b->total_runtime_ns ? 1 : -1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* lanes: every CPU seen, then the busiest tasks */
+static int tc_lanes(struct tc_chart *c)
+{
+	const struct ct_an_task **busy;
+	size_t n = 0, i;
+	int cpu, y = TC_TOP;
+
+	busy = calloc((size_t)c->an.task_mask + 1, sizeof(*busy));
+	c->lanes = calloc((size_t)CT_MAX_CPUS + c->opts->tasks, sizeof(*c->lanes));
+	if (!busy || !c->lanes) {
+		free(busy);
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu < c->an.ncpus; cpu++) {
+		struct tc_lane *l = &c->lanes[c->nlanes];
+
+		if (!c->an.cpus[cpu].seen)
+			continue;
+		*l = (struct tc_lane){ .cpu = true, .id = (uint32_t)cpu,
+				       .key = TC_KEY_NONE, .since = c->t0,
+				       .col = -1, .y = y };
+		c->cpu_lane[cpu] = l;
+		c->nlanes++;
+		y += TC_LANE + TC_GAP;
+	}
+	c->ncpu_lanes = c->nlanes;
+	y += 3 * TC_GAP;
+	for (i = 0; i <= c->an.task_mask; i++)
+		if (c->an.tasks[i].used && c->an.tasks[i].total_runtime_ns)
+			busy[n++] = &c->an.tasks[i];
+	qsort(busy, n, sizeof(*busy), tc_by_runtime);
+	for (i = 0; i < n && i < c->opts->tasks; i++) {
+		c->lanes[c->nlanes++] = (struct tc_lane){ .id = busy[i]->tid,
+			.key = TC_NONE, .since = c->t0, .col = -1, .y = y };
+		y += TC_LANE + TC_GAP;
+	}
+	free(busy);
+	return 0;
+}
+
+static double tc_tick_step(double ns_per_px)
+{
+	static const double steps[] = { 1, 2, 5 };
+	double scale = 1;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < 3; i++)
+			if (steps[i] * scale / ns_per_px >= 90)
+				return steps[i] * scale;
+		scale *= 10;
+	}
+}
+
+static void tc_header(struct tc_chart *c, int height)
+{
+	int w = TC_LEFT + (int)c->opts->width + 20;
+	double step = tc_tick_step(c->ns_per_px), t;
+	int x;
+
+	fprintf(c->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n"
+		"<style>text{font-family:DejaVu Sans,Verdana,sans-serif;font-size:12px;fill:#222}"
+		" text.in{font-size:11px;fill:#fff} text.t{font-size:16px}</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+		w, height, w, height);
+	fputs("<text x=\"10\" y=\"22\" class=\"t\">coretrace timechart: ", c->out);
+	tc_text(c->out, c->opts->dir);
+	fprintf(c->out, ", %.3f s from %.6f s</text>\n",
+		(double)(c->t1 - c->t0) / 1e9, (double)c->t0 / 1e9);
+	for (t = 0; t <= (double)(c->t1 - c->t0); t += step) {
+		x = TC_LEFT + (int)(t / c->ns_per_px);
+		fprintf(c->out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-width=\"0.5\"/>\n"
+			"<text x=\"%d\" y=\"%d\">%g s</text>\n", x, TC_TOP - 8, x,
+			height - 40, x + 2, TC_TOP - 12, t / 1e9);
+	}
+}
+
+static void tc_labels(struct tc_chart *c)
+{
+	char name[CT_COMM_LEN + 16];
+	int i;
+
+	for (i = 0; i < c->nlanes; i++) {
+		const struct tc_lane *l = &c->lanes[i];
+
+		if (l->cpu)
+			fprintf(c->out, "<text x=\"10\" y=\"%d\">CPU %u</text>\n",
+				l->y + 14, l->id);
+		if (l->cpu)
+			continue;
+		fprintf(c->out, "<text x=\"10\" y=\"%d\">", l->y + 14);
+		tc_text(c->out, ct_comm_name(&c->comms, l->id, 0, name, sizeof(name)));
+		fprintf(c->out, " [%u]</text>\n", l->id);
+	}
+}
+
+static void tc_legend(struct tc_chart *c, int y)
+{
+	static const struct { const char *color, *text; } items[] = {
+		{ "#2e7d32", "running" },
+		{ "#e53935", "runnable (waiting for a CPU)" },
+		{ "#e3e7ee", "sleeping" },
+		{ "#c9ced6", "CPU idle" },
+		{ "hsl(137,60%,49%)", "CPU running a task (one colour per task)" },
+	};
+	int i, x = 10;
+
+	for (i = 0; i < (int)(sizeof(items) / sizeof(items[0])); i++) {
+		fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#666\" stroke-width=\"0.5\"/>\n"
+			"<text x=\"%d\" y=\"%d\">%s</text>\n", x, y, items[i].color,
+			x + 20, y + 12, items[i].text);
+		x += 40 + 8 * (int)strlen(items[i].text);
+	}
+}
+
+static int tc_pass(struct tc_chart *c, ct_ctf_record_cb cb)
+{
+	struct ct_ctf_reader reader;
+	int err = ct_ctf_reader_open(&reader, c->opts->dir);
+
+	if (!err)
+		err = ct_ctf_reader_run(&reader, cb, c);
+	if (err)
+		fprintf(stderr, "coretrace timechart: %s\n", reader.error);
+	return err;
+}
+
+static int tc_draw(struct tc_chart *c)
+{
+	int i, height;
+
+	/*
+	 * The chart ends at the last switch: after it (programs detach one
+	 * by one) a task's state is no longer known.
+	 */
+	c->t0 = c->an.window_start;
+	c->t1 = c->an.last_switch ? c->an.last_switch : c->an.last_ts;
+	if (c->t1 <= c->t0)
+		c->t1 = c->t0 + 1;
+	c->ns_per_px = (double)(c->t1 - c->t0) / (double)c->opts->width;
+	if (tc_lanes(c))
+		return -ENOMEM;
+	height = c->lanes[c->nlanes - 1].y + TC_LANE + 70;
+	tc_header(c, height);
+	tc_labels(c);
+	if (tc_pass(c, tc_record))
+		return -EINVAL;
+	for (i = 0; i < c->nlanes; i++) {
+		tc_set(c, &c->lanes[i], c->lanes[i].key, c->t1);
+		tc_close_col(c, &c->lanes[i]);
+		tc_draw_run(c, &c->lanes[i]);
+	}
+	tc_legend(c, height - 30);
+	fputs("</svg>\n", c->out);
+	return 0;
+}
+
+int ct_timechart(const struct ct_timechart_opts *opts)
+{
+	struct tc_chart *c = calloc(1, sizeof(*c));
+	int err = -ENOMEM;
+
+	if (!c || ct_comm_cache_init(&c->comms, 65536) ||
+	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768)) {
+		fprintf(stderr, "coretrace: out of memory\n");
+		goto out;
+	}
+	c->opts = opts;
+	err = tc_pass(c, tc_learn);
+	if (err)
+		goto out;
+	if (!c->an.records) {
+		fprintf(stderr, "coretrace timechart: %s holds no records\n", opts->dir);
+		err = -ENODATA;
+		goto out;
+	}
+	c->out = fopen(opts->output, "w");
+	if (!c->out) {
+		fprintf(stderr, "coretrace timechart: cannot write %s: %s\n",
+			opts->output, strerror(errno));
+		err = -errno;
+		goto out;
+	}
+	err = tc_draw(c);
+	if (fclose(c->out) && !err)
+		err = -errno;
+	if (!err)
+		fprintf(stderr, "coretrace timechart: %s: %d lanes, %llu elements\n",
+			opts->output, c->nlanes, (unsigned long long)c->elements);
+out:
+	if (c) {
+		ct_analysis_free(&c->an);
+		ct_comm_cache_free(&c->comms);
+		free(c->lanes);
+	}
+	free(c);
+	return err ? (err == -EINVAL ? CT_EXIT_USAGE : CT_EXIT_FAILURE) : CT_EXIT_OK;
+}
