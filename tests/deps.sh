@@ -11,7 +11,7 @@ PACKAGES="
 	libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	linux-image-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2
-	chromium imagemagick fonts-dejavu-core
+	chromium imagemagick fonts-dejavu-core python3
 	bc bison flex libssl-dev
 "
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "convert.h"
 #include "timechart.h"
 
 void ct_usage(FILE *out)
@@ -23,6 +24,7 @@ void ct_usage(FILE *out)
 	      "  top        a live overview: CPU use and wakeups, idle states\n"
 	      "  report     read a capture written by record -o\n"
 	      "  timechart  draw a capture as an SVG timeline\n"
+	      "  convert    write a capture as a Perfetto (Chrome JSON) trace\n"
 	      "  check      will coretrace work here? load every program, compare\n"
 	      "             every field it reads with BTF and the tracefs format\n"
 	      "  version    print the version, record ABI and libbpf versions\n"
@@ -651,6 +653,45 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 	}
 	if (optind + 1 != argc || !opts->output) {
 		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
+		return CT_PARSE_ERROR;
+	}
+	opts->dir = argv[optind];
+	return CT_PARSE_OK;
+}
+
+int ct_parse_convert_args(int argc, char **argv, struct ct_convert_opts *opts,
+			  FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "perfetto", required_argument, NULL, 'P' },
+		{ "help",     no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs("usage: coretrace convert DIR --perfetto FILE.json\n"
+			      "\n"
+			      "Write a capture as a Chrome/Perfetto JSON trace: a track per\n"
+			      "CPU with a slice per run of a task, thread names, counters for\n"
+			      "idle states and frequencies, instants for wakeups. Open it in\n"
+			      "ui.perfetto.dev or chrome://tracing.\n", out);
+			return CT_PARSE_EXIT;
+		}
+		if (c == 'P') {
+			opts->perfetto = optarg;
+			continue;
+		}
+		ct_bad_option(err, "convert", c == ':' ? "option needs a value" :
+			      "unknown option", argv, optopt);
+		return CT_PARSE_ERROR;
+	}
+	if (optind + 1 != argc || !opts->perfetto) {
+		fprintf(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
 		return CT_PARSE_ERROR;
 	}
 	opts->dir = argv[optind];

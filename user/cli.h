@@ -118,6 +118,10 @@ int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err);
 int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		      FILE *out, FILE *err);
 struct ct_timechart_opts;
+struct ct_convert_opts;
+/* Parse `convert`'s options. */
+int ct_parse_convert_args(int argc, char **argv, struct ct_convert_opts *opts,
+			  FILE *out, FILE *err);
 /* Parse `timechart`'s options. */
 int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opts,
 			    FILE *out, FILE *err);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
+#include "convert.h"
 #include "cli.h"
 #include "list.h"
 #include "report.h"
@@ -36,6 +37,14 @@ static int ct_cmd_timechart(int argc, char **argv)
 	int parsed = ct_parse_timechart_args(argc, argv, &opts, stdout, stderr);
 
 	return parsed == CT_PARSE_OK ? ct_timechart(&opts) : ct_parse_exit(parsed);
+}
+
+static int ct_cmd_convert(int argc, char **argv)
+{
+	struct ct_convert_opts opts;
+	int parsed = ct_parse_convert_args(argc, argv, &opts, stdout, stderr);
+
+	return parsed == CT_PARSE_OK ? ct_convert(&opts) : ct_parse_exit(parsed);
 }
 
 static int ct_cmd_list(int argc, char **argv)
@@ -87,6 +96,8 @@ int main(int argc, char **argv)
 		return ct_cmd_top(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timechart"))
 		return ct_cmd_timechart(argc - 1, argv + 1);
+	if (!strcmp(cmd, "convert"))
+		return ct_cmd_convert(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return ct_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Host check of the capture format against a real CTF reader: mkcapture
-# writes a synthetic capture (every record type, an extended header after
-# a 5 s gap, compact timestamps wrapping their low 32 bits); babeltrace2
+# writes a synthetic capture (every record type, an extended header in
+# each stream after a 5 s gap, compact timestamps wrapping their low 32
+# bits); babeltrace2
 # must read it without error, with the counts mkcapture wrote, the same
 # timestamps and switch names as `coretrace report`, and no stream going
 # back in time.
@@ -48,9 +49,24 @@ grep -v ' coretrace_[a-z_]*: ' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*/\1/' 
 check "timestamps of every printed record, babeltrace2 against coretrace report" \
 	"$(md5sum < "$work/bt.printed.ts")" "$(md5sum < "$work/report.ts")"
 gap=$(awk '{ if (($1 in last) && $2 - last[$1] >= 4294967296) n++; last[$1] = $2 } END { print n + 0 }' "$work/bt.cpu-ts")
-check "gaps of 2^32 ns or more within a stream (extended headers)" 1 "$gap"
+check "gaps of 2^32 ns or more, one per stream (extended headers)" 4 "$gap"
 back=$(awk '{ if (($1 in last) && $2 < last[$1]) n++; last[$1] = $2 } END { print n + 0 }' "$work/bt.cpu-ts")
 check "timestamps going back within a stream" 0 "$back"
+
+# the other views of the same capture: the Perfetto conversion against
+# the raw records, the timechart as well-formed SVG with a lane per CPU
+"$ct" convert "$work/cap" --perfetto "$work/trace.json" 2> "$work/convert.err"
+check "coretrace convert exit status" 0 $?
+"$(dirname "$0")/check-perfetto.py" "$work/trace.json" "$work/report.json" 1000=task-0 1047=task-47
+check "check-perfetto" 0 $?
+"$ct" timechart "$work/cap" -o "$work/chart.svg" -n 10 2> "$work/timechart.err"
+check "coretrace timechart exit status" 0 $?
+check "timechart lanes (4 CPUs, 10 tasks)" "4 10" "$(python3 -c '
+import sys, xml.etree.ElementTree as et
+texts = [t.text or "" for t in et.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}text")]
+cpus = sum(1 for t in texts if t[4:].isdigit() and t.startswith("CPU "))
+tasks = sum(1 for t in texts if t.startswith("task-") and t.endswith("]"))
+print(cpus, tasks)' "$work/chart.svg")"
 
 echo "bt2-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,8 +5,9 @@
  * A seeded simulation of CPUS CPUs running a pool of tasks: switches
  * whose prev is the CPU's current task, wakeups, idle, interrupts,
  * softirqs, timers, work items and process events, every record type at
- * least once. Halfway, CPU 1 goes quiet for 5 s, so the capture needs
- * extended event headers. Prints "EVENT COUNT" per CTF event name.
+ * least once, on one clock shared by the CPUs. Halfway, the machine goes
+ * quiet for 5 s, so every stream needs an extended event header. Prints
+ * "EVENT COUNT" per CTF event name.
  *
  *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] DIR
  */
@@ -24,7 +25,7 @@
 struct mk_state {
 	struct ct_ctf ctf;
 	struct ct_comm_cache comms;
-	uint64_t *clock;		/* per CPU */
+	uint64_t clock;			/* ns, shared by the CPUs */
 	uint32_t *current;		/* per CPU */
 	uint64_t left, rng;
 	int ncpus;
@@ -43,13 +44,17 @@ static uint32_t mk_task(struct mk_state *m)
 	return 1000 + mk_rand(m, MK_TASKS);
 }
 
-/* a record of @type on @cpu, time moving on by 1..@step_us microseconds */
+/*
+ * A record of @type on @cpu, time moving on by up to @step_us
+ * microseconds shared among the CPUs (a busy machine: each CPU's events
+ * come that often).
+ */
 static union ct_record *mk_rec(struct mk_state *m, union ct_record *r,
 			       int type, int cpu, uint32_t step_us)
 {
 	memset(r, 0, sizeof(*r));
-	m->clock[cpu] += 1000ull * (1 + mk_rand(m, step_us));
-	r->hdr.ts = m->clock[cpu];
+	m->clock += 1000ull * (1 + mk_rand(m, step_us)) / (uint64_t)m->ncpus;
+	r->hdr.ts = m->clock;
 	r->hdr.type = (uint8_t)type;
 	r->hdr.cpu = (uint16_t)cpu;
 	return r;
@@ -207,8 +212,8 @@ static void mk_run(struct mk_state *m, uint64_t records)
 	mk_names(m);
 	while (m->left) {
 		cpu = (int)mk_rand(m, (uint32_t)m->ncpus);
-		if (cpu == 1 && m->left <= half) {
-			m->clock[1] += 5000000000ull;	/* 5 s without events */
+		if (m->left <= half) {
+			m->clock += 5000000000ull;	/* 5 s without events */
 			half = 0;
 		}
 		step = (int)mk_rand(m, 100);
@@ -230,7 +235,7 @@ int main(int argc, char **argv)
 	struct ct_ctf_env env = { "6.1.0-synthetic", "mkcapture", 0 };
 	struct mk_state m = { .ncpus = 4, .rng = 88172645463325252ull };
 	uint64_t records = 100000;
-	int opt, cpu, i;
+	int opt, i;
 
 	while ((opt = getopt(argc, argv, "n:c:s:")) != -1) {
 		switch (opt) {
@@ -249,12 +254,10 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || m.ncpus < 2 || m.ncpus > 1024 || records < 1000)
 		goto usage;
-	m.clock = calloc((size_t)m.ncpus, sizeof(*m.clock));
 	m.current = calloc((size_t)m.ncpus, sizeof(*m.current));
-	if (!m.clock || !m.current || ct_comm_cache_init(&m.comms, 4096))
+	if (!m.current || ct_comm_cache_init(&m.comms, 4096))
 		return 1;
-	for (cpu = 0; cpu < m.ncpus; cpu++)
-		m.clock[cpu] = 1000000000ull;
+	m.clock = 1000000000ull;
 	if (ct_ctf_open(&m.ctf, argv[optind], m.ncpus, &env)) {
 		perror(argv[optind]);
 		return 1;

@@ -4,7 +4,9 @@
 # report --top --html, renders both in headless Chromium (no network) to
 # PNG and checks each is a real picture: its size, enough distinct colours
 # (ImageMagick's identify), and in the SVG a lane for every CPU that has a
-# stream file. The PNGs stay next to the artifacts.
+# stream file. The PNGs stay next to the artifacts. The captures' Perfetto
+# conversions are checked against their raw records
+# (tests/host/check-perfetto.py).
 #
 #   check-render.sh ARTIFACT_DIR [CORETRACE]
 set -u
@@ -58,6 +60,19 @@ for cap in capture reports/capture; do
 	echo "check-render: $name timechart: $(wc -c < "$svg") bytes of SVG, $(grep -c '<rect' "$svg") rectangles; PNG ${1:-?}x${2:-?}, ${3:-?} colours, $(wc -c < "$svg.png" 2>/dev/null) bytes"
 	check "$svg.png is ${w}x${h}" '[ "${1:-0}" = "$w" ] && [ "${2:-0}" = "$h" ]'
 	check "$svg.png has at least 30 colours" '[ "${3:-0}" -ge 30 ]'
+
+	# the Perfetto conversion against the raw records
+	json=$art/$name.perfetto.json
+	"$ct" convert "$dir" --perfetto "$json" 2> "$json.log"
+	check "coretrace convert $cap" '[ $? -eq 0 ]'
+	"$ct" report --format json "$dir" > "$art/$name.raw.jsonl" 2> /dev/null
+	names=
+	if [ "$cap" = capture ] && [ -s "$art/capture.counts" ]; then
+		set -- $(awk '$1 == "pingpong" { print $2, $3 }' "$art/capture.counts")
+		names="$1=ct-ping $2=ct-pong"
+	fi
+	tests/host/check-perfetto.py "$json" "$art/$name.raw.jsonl" $names
+	check "the Perfetto trace of $cap" '[ $? -eq 0 ]'
 
 	html=$art/$name.top.html
 	"$ct" report --top --html "$dir" > "$html" 2> "$html.log"

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `coretrace convert DIR --perfetto out.json`: the capture in the Chrome
+ * trace event format, which Perfetto and chrome://tracing open. A track
+ * per CPU ("CPUs" process, one thread per CPU) with a complete event (X)
+ * per run of a task, counters (C) for each CPU's idle state and
+ * frequency, instants (i) for wakeups on the woken thread's track, and
+ * metadata (M) naming every thread. Written as the capture is read:
+ * state per CPU, names at the end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "convert.h"
+#include "ctf_read.h"
+
+#define CV_CPUS_PID	0x7fff0000u	/* the pid of the "CPUs" process */
+
+struct cv_cpu {
+	bool running;
+	uint32_t tid;
+	uint64_t since;
+};
+
+struct cv_state {
+	FILE *out;
+	struct ct_comm_cache comms;
+	struct ct_irq_names irqs;
+	struct cv_cpu cpus[CT_MAX_CPUS];
+	bool cpu_seen[CT_MAX_CPUS];
+	uint64_t events;
+	uint64_t last_switch;	/* who runs is known up to here */
+	/* threads to name at the end: a bounded set of tids */
+	uint32_t *tids;
+	uint32_t tid_mask;
+};
+
+static void cv_sep(struct cv_state *s)
+{
+	fputs(s->events++ ? ",\n" : "\n", s->out);
+}
+
+static void cv_ts(FILE *out, const char *key, uint64_t ns)
+{
+	fprintf(out, "\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+static void cv_str(FILE *out, const char *s)
+{
+	char buf[128];
+	struct ct_buf b = { buf, sizeof(buf), 0 };
+
+	ct_buf_json_str(&b, s, strlen(s));
+	fwrite(buf, 1, b.pos < sizeof(buf) ? b.pos : sizeof(buf) - 1, out);
+}
+
+static void cv_note_tid(struct cv_state *s, uint32_t tid)
+{
+	uint32_t i = (tid * 2654435761u) & s->tid_mask, probes;
+
+	if (!tid)
+		return;
+	for (probes = 0; probes <= s->tid_mask; probes++) {
+		uint32_t *slot = &s->tids[(i + probes) & s->tid_mask];
+
+		if (*slot == tid)
+			return;
+		if (!*slot) {
+			*slot = tid;
+			return;
+		}
+	}
+}
+
+/* the run of the task on @cpu ends at @ts: one complete event */
+static void cv_end_run(struct cv_state *s, unsigned int cpu, uint64_t ts)
+{
+	struct cv_cpu *c = &s->cpus[cpu];
+	char name[CT_COMM_LEN + 16];
+
+	if (!c->running || ts < c->since)
+		return;
+	cv_sep(s);
+	fputs("{\"ph\":\"X\",\"name\":", s->out);
+	cv_str(s->out, ct_comm_name(&s->comms, c->tid, cpu, name, sizeof(name)));
+	fprintf(s->out, ",\"pid\":%u,\"tid\":%u,", CV_CPUS_PID, cpu);
+	cv_ts(s->out, "ts", c->since);
+	fputc(',', s->out);
+	cv_ts(s->out, "dur", ts - c->since);
+	fprintf(s->out, ",\"args\":{\"tid\":%u}}", c->tid);
+}
+
+static void cv_counter(struct cv_state *s, unsigned int cpu, const char *what,
+		       uint64_t ts, long long value)
+{
+	cv_sep(s);
+	fprintf(s->out, "{\"ph\":\"C\",\"name\":\"cpu%u %s\",\"pid\":%u,", cpu,
+		what, CV_CPUS_PID);
+	cv_ts(s->out, "ts", ts);
+	fprintf(s->out, ",\"args\":{\"value\":%lld}}", value);
+}
+
+static void cv_record(const union ct_record *rec, void *data)
+{
+	struct cv_state *s = data;
+	unsigned int cpu = rec->hdr.cpu;
+	const struct ct_cpu_state *cs = &rec->cpu_state;
+
+	if (cpu >= CT_MAX_CPUS)
+		return;
+	s->cpu_seen[cpu] = true;
+	switch (rec->hdr.type) {
+	case CT_EV_SCHED_SWITCH:
+		cv_end_run(s, cpu, rec->hdr.ts);
+		s->last_switch = rec->hdr.ts;
+		s->cpus[cpu].running = rec->sched_switch.next_pid != 0;
+		s->cpus[cpu].tid = rec->sched_switch.next_pid;
+		s->cpus[cpu].since = rec->hdr.ts;
+		cv_note_tid(s, rec->sched_switch.next_pid);
+		cv_note_tid(s, rec->sched_switch.prev_pid);
+		break;
+	case CT_EV_SCHED_WAKEUP:
+	case CT_EV_SCHED_WAKEUP_NEW:
+		cv_sep(s);
+		fprintf(s->out, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,",
+			ct_events[rec->hdr.type].name, rec->wakeup.pid,
+			rec->wakeup.pid);
+		cv_ts(s->out, "ts", rec->hdr.ts);
+		fprintf(s->out, ",\"args\":{\"cpu\":%u,\"target_cpu\":%u}}", cpu,
+			rec->wakeup.target_cpu);
+		cv_note_tid(s, rec->wakeup.pid);
+		break;
+	case CT_EV_CPU_IDLE:
+		if (cs->cpu_id < CT_MAX_CPUS)
+			cv_counter(s, cs->cpu_id, "idle state", cs->ts,
+				   cs->state == CT_IDLE_EXIT ? -1 : (long long)cs->state);
+		break;
+	case CT_EV_CPU_FREQUENCY:
+		if (cs->cpu_id < CT_MAX_CPUS)
+			cv_counter(s, cs->cpu_id, "frequency kHz", cs->ts, cs->state);
+		break;
+	default:
+		break;
+	}
+	ct_learn_names(rec, &s->comms, &s->irqs);
+}
+
+static void cv_meta(struct cv_state *s, const char *what, uint32_t pid,
+		    uint32_t tid, const char *name)
+{
+	cv_sep(s);
+	fprintf(s->out, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+		what, pid, tid);
+	cv_str(s->out, name);
+	fputs("}}", s->out);
+}
+
+static void cv_names(struct cv_state *s)
+{
+	char name[CT_COMM_LEN + 16];
+	uint32_t i;
+	unsigned int cpu;
+
+	cv_meta(s, "process_name", CV_CPUS_PID, 0, "CPUs");
+	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++) {
+		if (!s->cpu_seen[cpu])
+			continue;
+		snprintf(name, sizeof(name), "CPU %u", cpu);
+		cv_meta(s, "thread_name", CV_CPUS_PID, cpu, name);
+	}
+	/* each thread its own process: records carry thread ids only */
+	for (i = 0; i <= s->tid_mask; i++) {
+		uint32_t tid = s->tids[i];
+		const char *comm;
+
+		if (!tid)
+			continue;
+		comm = ct_comm_name(&s->comms, tid, 0, name, sizeof(name));
+		cv_meta(s, "process_name", tid, tid, comm);
+		cv_meta(s, "thread_name", tid, tid, comm);
+	}
+}
+
+int ct_convert(const struct ct_convert_opts *opts)
+{
+	struct cv_state *s = calloc(1, sizeof(*s));
+	struct ct_ctf_reader reader;
+	unsigned int cpu;
+	int err = -ENOMEM;
+
+	if (!s || ct_comm_cache_init(&s->comms, 65536) ||
+	    !(s->tids = calloc(1u << 16, sizeof(*s->tids)))) {
+		fprintf(stderr, "coretrace: out of memory\n");
+		goto out;
+	}
+	s->tid_mask = (1u << 16) - 1;
+	err = ct_ctf_reader_open(&reader, opts->dir);
+	if (err) {
+		fprintf(stderr, "coretrace convert: %s\n", reader.error);
+		goto out;
+	}
+	s->out = fopen(opts->perfetto, "w");
+	if (!s->out) {
+		err = -errno;
+		fprintf(stderr, "coretrace convert: cannot write %s: %s\n",
+			opts->perfetto, strerror(errno));
+		goto out;
+	}
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);
+	err = ct_ctf_reader_run(&reader, cv_record, s);
+	if (err)
+		fprintf(stderr, "coretrace convert: %s\n", reader.error);
+	/* runs still going end at the last switch, where knowledge ends */
+	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
+		if (s->cpu_seen[cpu])
+			cv_end_run(s, cpu, s->last_switch);
+	cv_names(s);
+	fputs("\n]}\n", s->out);
+	if (fclose(s->out) && !err)
+		err = -errno;
+	if (!err)
+		fprintf(stderr, "coretrace convert: %llu records into %llu trace events in %s\n",
+			reader.records, (unsigned long long)s->events, opts->perfetto);
+out:
+	if (s) {
+		ct_comm_cache_free(&s->comms);
+		free(s->tids);
+	}
+	free(s);
+	return err ? (err == -EINVAL ? CT_EXIT_USAGE : CT_EXIT_FAILURE) : CT_EXIT_OK;
+}

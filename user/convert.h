@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef CORETRACE_CONVERT_H
+#define CORETRACE_CONVERT_H
+
+struct ct_convert_opts {
+	const char *dir;
+	const char *perfetto;	/* Chrome/Perfetto JSON to write */
+};
+
+/* `coretrace convert DIR --perfetto FILE`; returns the exit code */
+int ct_convert(const struct ct_convert_opts *opts);
+
+#endif /* CORETRACE_CONVERT_H */
