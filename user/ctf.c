@@ -211,6 +211,9 @@ int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
 			ct_tsdl_field(f, &ct_ctf_events[i].fields[j]);
 		fputs("\t};\n};\n", f);
 	}
+	fprintf(f, "\nevent {\n\tname = \"coretrace_ksym\";\n\tid = %d;\n\tstream_id = 0;\n"
+		"\tfields := struct {\n\t\tuint64_t _addr;\n\t\tstring _name;\n\t};\n};\n",
+		CT_CTF_ID_KSYM);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -569,6 +572,49 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	return ctf->error;
 }
 
+static bool ct_is_function(const union ct_record *rec)
+{
+	return rec->hdr.type == CT_EV_TIMER_EXPIRE_ENTRY ||
+	       rec->hdr.type == CT_EV_HRTIMER_EXPIRE_ENTRY ||
+	       rec->hdr.type == CT_EV_WORKQUEUE_EXECUTE_START;
+}
+
+/* True the first time @addr is seen (or when the set is full). */
+static bool ct_ctf_first_sight(struct ct_ctf *ctf, uint64_t addr)
+{
+	uint32_t i = (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 52), probes;
+	uint64_t *slot;
+
+	for (probes = 0; probes < CT_CTF_ANNOUNCED; probes++) {
+		slot = &ctf->announced[(i + probes) % CT_CTF_ANNOUNCED];
+		if (*slot == addr)
+			return false;
+		if (!*slot) {
+			*slot = addr;
+			return true;
+		}
+	}
+	return true;
+}
+
+/* coretrace_ksym: @addr's name, ahead of the record that needs it */
+static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			    uint64_t ts, uint64_t addr)
+{
+	const char *name = ct_ksyms_lookup(ctf->ksyms, addr);
+	unsigned char *p = s->packet + s->used;
+	size_t len;
+
+	if (!name)
+		return;
+	len = strnlen(name, CT_CTF_KSYM_NAME - 1u);
+	ct_put_header(&p, s, CT_CTF_ID_KSYM, ts);
+	ct_put(&p, &addr, 8);
+	ct_put(&p, name, len);
+	*p++ = '\0';
+	s->used = (size_t)(p - s->packet);
+}
+
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
 	struct ct_ctf_stream *s;
@@ -579,9 +625,10 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	if (cpu >= ctf->ncpus)
 		return -ERANGE;
 	s = &ctf->streams[cpu];
-	/* room for the largest event: serialize straight into the packet */
-	if (s->used + CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEADER_BYTES -
-					 CT_CTF_CONTEXT_BYTES)
+	/* room for the largest event and a name: serialize in place */
+	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX -
+					     CT_CTF_HEADER_BYTES -
+					     CT_CTF_CONTEXT_BYTES)
 		ct_ctf_write_packet(ctf, cpu);
 	/*
 	 * A stream's clock never goes back: a record that reached the ring
@@ -595,6 +642,9 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 		s->first_added_ns = now_ns;
 	}
 	s->ts_end = ts;
+	if (ctf->ksyms && ctf->announced && ct_is_function(rec) &&
+	    ct_ctf_first_sight(ctf, rec->function.function))
+		ct_ctf_put_ksym(ctf, s, ts, rec->function.function);
 	n = ct_ctf_serialize(ctf, s, rec, ts, s->packet + s->used);
 	s->used += n;
 	s->events++;
@@ -656,8 +706,9 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 		return err;
 	ctf->dir = strdup(dir);
 	ctf->ncpus = ncpus;
+	ctf->announced = calloc(CT_CTF_ANNOUNCED, sizeof(*ctf->announced));
 	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
-	if (!ctf->dir || !ctf->streams)
+	if (!ctf->dir || !ctf->streams || !ctf->announced)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++)
 		ctf->streams[cpu].fd = -1;
@@ -711,6 +762,8 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	}
 	free(ctf->streams);
 	free(ctf->dir);
+	free(ctf->announced);
+	ctf->announced = NULL;
 	ctf->streams = NULL;
 	ctf->dir = NULL;
 	return ctf->error;

@@ -28,6 +28,14 @@
  */
 #define CT_CTF_ID_EXTENDED	255
 #define CT_CTF_FORMAT		2	/* env.coretrace_ctf: this layout */
+/*
+ * A CTF-only event after the record types: the name of a timer or work
+ * function, written once per address before its first record, so a
+ * capture names its functions on any machine.
+ */
+#define CT_CTF_ID_KSYM		CT_EV_MAX
+#define CT_CTF_KSYM_NAME	96	/* bytes of a name, NUL included */
+#define CT_CTF_ANNOUNCED	4096	/* addresses remembered as named */
 /* left in the capture when coretrace record did not end it (killed) */
 #define CT_CTF_CUT_FILE		".coretrace-cut"
 
@@ -80,6 +88,8 @@ struct ct_ctf {
 	uint64_t events, bytes;		/* written so far, all streams */
 	uint64_t type_events[CT_EV_MAX], type_bytes[CT_EV_MAX]; /* serialized */
 	const struct ct_comm_cache *comms;	/* names for CT_CTF_COMM fields */
+	struct ct_ksyms *ksyms;		/* function names, or NULL */
+	uint64_t *announced;		/* functions already named */
 	int pipe_fd;			/* packets to the writer, or -1 */
 	int status_fd;			/* the writer's errors and totals */
 	int writer_pid;			/* 0 while we write ourselves */

@@ -169,12 +169,33 @@ static long ct_read_header(const unsigned char *p, size_t len,
 	return 5;
 }
 
+/* A coretrace_ksym event's fields at @p: its size after the header, or -1/-3. */
+static long ct_read_ksym(struct ct_ctf_reader *r, const unsigned char *p,
+			 size_t len)
+{
+	const unsigned char *nul;
+
+	if (len < 9)
+		return -1;
+	nul = memchr(p + 8, '\0', len - 8);
+	if (!nul)
+		return -1;
+	if ((size_t)(nul - (p + 8)) >= CT_CTF_KSYM_NAME)
+		return -3;
+	if (r->on_ksym)
+		r->on_ksym(r->ksym_ctx, ct_u64(p), (const char *)p + 8);
+	return (long)(nul - p) + 1;
+}
+
 /*
  * Rebuild one event at @p (at most @len bytes) into @raw; its size, -1
  * when it runs past @len, -2 for an unknown type, -3 for a bad string.
+ * A coretrace_ksym event goes to r->on_ksym and leaves raw's type at
+ * CT_CTF_ID_KSYM.
  */
-static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
-			  uint64_t *clock, union ct_record *raw)
+static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
+			  size_t len, unsigned cpu, uint64_t *clock,
+			  union ct_record *raw)
 {
 	const struct ct_ctf_field *field;
 	unsigned char *out = (unsigned char *)raw;
@@ -186,6 +207,12 @@ static long ct_read_event(const unsigned char *p, size_t len, unsigned cpu,
 	head = ct_read_header(p, len, clock, &id);
 	if (head < 0)
 		return head;
+	if (id == CT_CTF_ID_KSYM) {
+		raw->hdr.type = CT_CTF_ID_KSYM;
+		n = (size_t)head;
+		head = ct_read_ksym(r, p + n, len - n);
+		return head < 0 ? head : head + (long)n;
+	}
 	if (id >= CT_EV_MAX)
 		return -2;
 	memset(raw, 0, sizeof(*raw));
@@ -316,6 +343,7 @@ static void ct_cursor_advance(struct ct_cursor *c)
 	long n;
 
 	c->has_next = false;
+next_event:
 	while (c->pos >= c->end) {
 		if (c->packet_bytes) {
 			c->packet_off += c->packet_bytes;
@@ -325,7 +353,8 @@ static void ct_cursor_advance(struct ct_cursor *c)
 			return;		/* the end, or an error */
 	}
 	at = c->packet_off + head + c->pos;
-	n = ct_read_event(c->buf + c->pos, c->end - c->pos, c->cpu, &c->clock, &raw);
+	n = ct_read_event(c->r, c->buf + c->pos, c->end - c->pos, c->cpu,
+			  &c->clock, &raw);
 	if (n == -2) {
 		ct_cursor_fail(c, at, "record of an unknown type");
 		return;
@@ -337,6 +366,10 @@ static void ct_cursor_advance(struct ct_cursor *c)
 	if (n < 0) {
 		ct_cursor_fail(c, at, "event runs past its packet's content");
 		return;
+	}
+	if (raw.hdr.type == CT_CTF_ID_KSYM) {	/* a name, not a record */
+		c->pos += (size_t)n;
+		goto next_event;
 	}
 	if (ct_decode(&raw, ct_events[raw.hdr.type].size, &c->next)) {
 		ct_cursor_fail(c, at, "record the decoder refuses");

@@ -15,9 +15,15 @@ struct ct_ctf_reader {
 	unsigned long long discarded;	/* of the last packet read */
 	int damaged_streams;		/* stream files with a problem */
 	bool cut;			/* coretrace record was killed */
+	/* function names the capture carries (coretrace_ksym), or NULL */
+	void (*on_ksym)(void *ctx, uint64_t addr, const char *name);
+	void *ksym_ctx;
 };
 
-/* Check DIR/metadata: CTF 1.8, coretrace's, our ABI version, its uuid. */
+/*
+ * Check DIR/metadata: CTF 1.8, coretrace's, our ABI version, its uuid.
+ * Set on_ksym after this, before running the reader.
+ */
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir);
 /* The checks of ct_ctf_reader_open() on metadata @text (NUL-terminated). */
 int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,

@@ -436,11 +436,17 @@ static void ct_json_softirq(struct ct_buf *b, const union ct_record *rec,
 #define ct_json_softirq_entry	ct_json_softirq
 #define ct_json_softirq_exit	ct_json_softirq
 
+const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr)
+{
+	if (pctx->ksyms)
+		return ct_ksyms_lookup(pctx->ksyms, addr);
+	return pctx->syms ? ct_symtab_get(pctx->syms, addr) : NULL;
+}
+
 static void ct_text_function(struct ct_buf *b, const union ct_record *rec,
 			     const struct ct_print_ctx *pctx)
 {
-	const char *sym = pctx->ksyms ?
-		ct_ksyms_lookup(pctx->ksyms, rec->function.function) : NULL;
+	const char *sym = ct_function_name(pctx, rec->function.function);
 
 	ct_text_cpu_prefix(b, rec);
 	if (sym)
@@ -453,8 +459,7 @@ static void ct_text_function(struct ct_buf *b, const union ct_record *rec,
 static void ct_json_function(struct ct_buf *b, const union ct_record *rec,
 			     const struct ct_print_ctx *pctx)
 {
-	const char *sym = pctx->ksyms ?
-		ct_ksyms_lookup(pctx->ksyms, rec->function.function) : NULL;
+	const char *sym = ct_function_name(pctx, rec->function.function);
 
 	ct_buf_printf(b, ",\"function\":");
 	if (sym)

@@ -59,7 +59,11 @@ struct ct_print_ctx {
 	const struct ct_comm_cache *comms;
 	struct ct_ksyms *ksyms;			/* may be NULL */
 	const struct ct_irq_names *irqs;	/* may be NULL */
+	const struct ct_symtab *syms;		/* a capture's names, or NULL */
 };
+
+/* A function's name: the kernel's symbols, a capture's, or NULL. */
+const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr);
 
 /*
  * An output line being built. pos counts every byte asked for, even past

@@ -146,3 +146,41 @@ const char *ct_ksyms_lookup(struct ct_ksyms *ks, uint64_t addr)
 	}
 	return slot->name;
 }
+
+static uint32_t ct_symtab_hash(uint64_t addr)
+{
+	return (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 52) % CT_SYMTAB_SLOTS;
+}
+
+void ct_symtab_set(struct ct_symtab *t, uint64_t addr, const char *name)
+{
+	uint32_t i = ct_symtab_hash(addr), probes;
+
+	if (!addr)
+		return;
+	for (probes = 0; probes < CT_SYMTAB_SLOTS; probes++) {
+		uint32_t at = (i + probes) % CT_SYMTAB_SLOTS;
+
+		if (!t->slot[at].addr || t->slot[at].addr == addr) {
+			t->slot[at].addr = addr;
+			snprintf(t->slot[at].name, sizeof(t->slot[at].name), "%s",
+				 name);
+			return;
+		}
+	}
+}
+
+const char *ct_symtab_get(const struct ct_symtab *t, uint64_t addr)
+{
+	uint32_t i = ct_symtab_hash(addr), probes;
+
+	for (probes = 0; addr && probes < CT_SYMTAB_SLOTS; probes++) {
+		uint32_t at = (i + probes) % CT_SYMTAB_SLOTS;
+
+		if (!t->slot[at].addr)
+			return NULL;
+		if (t->slot[at].addr == addr)
+			return t->slot[at].name;
+	}
+	return NULL;
+}

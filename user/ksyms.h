@@ -45,4 +45,21 @@ void ct_ksyms_free(struct ct_ksyms *ks);
  */
 const char *ct_ksyms_lookup(struct ct_ksyms *ks, uint64_t addr);
 
+/*
+ * Function names a capture carries (coretrace_ksym events): exact
+ * addresses, a fixed table; when it is full, later names are dropped.
+ */
+#define CT_SYMTAB_SLOTS		4096
+#define CT_SYMTAB_NAME		96
+
+struct ct_symtab {
+	struct {
+		uint64_t addr;		/* 0: empty */
+		char name[CT_SYMTAB_NAME];
+	} slot[CT_SYMTAB_SLOTS];
+};
+
+void ct_symtab_set(struct ct_symtab *t, uint64_t addr, const char *name);
+const char *ct_symtab_get(const struct ct_symtab *t, uint64_t addr);
+
 #endif /* CORETRACE_KSYMS_H */

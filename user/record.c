@@ -675,6 +675,7 @@ static int ct_open_capture(struct ct_session *s)
 	err = ct_ctf_open(&s->ctf, s->opts->output_dir,
 			  libbpf_num_possible_cpus(), &env);
 	s->ctf.comms = &s->comms;
+	s->ctf.ksyms = s->pctx.ksyms;	/* names travel with the capture */
 	if (!err)
 		err = ct_ctf_start_writer(&s->ctf);
 	if (err) {
@@ -732,7 +733,8 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	ct_announce_start(skel, s->opts);
 	if (s->opts->top_interval > 0) {
-		struct ct_top_names names = { &s->comms, &s->irqs, s->pctx.ksyms };
+		struct ct_top_names names = { &s->comms, &s->irqs, s->pctx.ksyms,
+					      NULL };
 
 		s->top = ct_live_top_open(stdout, STDIN_FILENO,
 					  s->opts->top_interval, s->opts->top_rows,

@@ -15,7 +15,7 @@ struct ct_report_ctx {
 	const struct ct_report_opts *opts;
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
-	struct ct_ksyms ksyms;
+	struct ct_symtab syms;		/* function names from the capture */
 	struct ct_print_ctx pctx;
 	struct ct_analysis an;
 	char line[1024];
@@ -162,8 +162,7 @@ static void ct_report_begin(struct ct_report_ctx *c)
 
 static void ct_report_end(struct ct_report_ctx *c)
 {
-	struct ct_top_names names = { &c->comms, &c->irqs,
-				      c->ksyms.count ? &c->ksyms : NULL };
+	struct ct_top_names names = { &c->comms, &c->irqs, NULL, &c->syms };
 	static const enum ct_out outs[] = {
 		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
 		[CT_REPORT_CSV] = CT_OUT_CSV, [CT_REPORT_HTML] = CT_OUT_HTML,
@@ -184,22 +183,11 @@ static void ct_report_end(struct ct_report_ctx *c)
 	}
 }
 
-/*
- * Function names: the capture holds addresses; this machine's kallsyms
- * names them when the report runs where the capture was recorded.
- */
-static void ct_report_ksyms(struct ct_report_ctx *c)
+static void ct_report_ksym(void *data, uint64_t addr, const char *name)
 {
-	FILE *f;
+	struct ct_report_ctx *c = data;
 
-	if (c->opts->view != CT_VIEW_TOP)
-		return;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return;
-	if (ct_ksyms_load(&c->ksyms, f))
-		memset(&c->ksyms, 0, sizeof(c->ksyms));
-	fclose(f);
+	ct_symtab_set(&c->syms, addr, name);
 }
 
 static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
@@ -207,6 +195,7 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 	c->opts = opts;
 	c->pctx.comms = &c->comms;
 	c->pctx.irqs = &c->irqs;
+	c->pctx.syms = &c->syms;
 	if (ct_comm_cache_init(&c->comms, 65536))
 		return -1;
 	if (opts->view != CT_VIEW_RECORDS &&
@@ -216,7 +205,6 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 		c->an.run_end = ct_timehist_line;
 		c->an.run_end_ctx = c;
 	}
-	ct_report_ksyms(c);
 	return 0;
 }
 
@@ -245,6 +233,8 @@ int ct_report(const struct ct_report_opts *opts)
 
 	if (c && !ct_report_init(c, opts)) {
 		err = ct_ctf_reader_open(&reader, opts->dir);
+		reader.on_ksym = ct_report_ksym;
+		reader.ksym_ctx = c;
 		if (!err) {
 			ct_report_begin(c);
 			err = ct_ctf_reader_run(&reader, ct_report_record, c);
@@ -260,7 +250,6 @@ int ct_report(const struct ct_report_opts *opts)
 	if (c) {
 		ct_analysis_free(&c->an);
 		ct_comm_cache_free(&c->comms);
-		ct_ksyms_free(&c->ksyms);
 	}
 	free(c);
 	return err ? CT_EXIT_USAGE : CT_EXIT_OK;

@@ -100,7 +100,8 @@ static size_t ct_func_rows(const struct ct_analysis *a,
 				continue;
 			ct_row(&rows[n], ct_func_category[kind], 0, s->busy_ns,
 			       s->events, seconds);
-			sym = names->ksyms ? ct_ksyms_lookup(names->ksyms, s->key) : NULL;
+			sym = names->ksyms ? ct_ksyms_lookup(names->ksyms, s->key) :
+			      names->syms ? ct_symtab_get(names->syms, s->key) : NULL;
 			if (sym)
 				snprintf(rows[n].description,
 					 sizeof(rows[n].description), "%s%s", sym,

@@ -30,7 +30,8 @@ struct ct_top_row {
 struct ct_top_names {
 	const struct ct_comm_cache *comms;
 	const struct ct_irq_names *irqs;
-	struct ct_ksyms *ksyms;		/* may be NULL: addresses in hex */
+	struct ct_ksyms *ksyms;		/* live: the kernel's symbols, or NULL */
+	const struct ct_symtab *syms;	/* a capture's names, or NULL */
 };
 
 /*

@@ -180,7 +180,8 @@ static char *print_top(enum ct_out fmt)
 {
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
-	struct ct_top_names names = { &comms, &irqs, NULL };
+	static struct ct_symtab syms;
+	struct ct_top_names names = { &comms, &irqs, NULL, &syms };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -190,6 +191,7 @@ static char *print_top(enum ct_out fmt)
 	ct_comm_cache_set(&comms, 100, "alpha");
 	ct_comm_cache_set(&comms, 200, "b<&>\"");
 	ct_irq_names_set(&irqs, 5, "virtio0");
+	ct_symtab_set(&syms, 0x1234, "demo_fn");	/* from the capture */
 	ct_top_print(f, fmt, &an, &names, 0, "cap");
 	fclose(f);
 	ct_comm_cache_free(&comms);
@@ -205,7 +207,7 @@ static void test_top(void)
 	CT_CHECK(strstr(text, "{\"category\":\"Process\",\"description\":\"alpha [100]\",\"id\":100,\"usage_ms_per_s\":533.333,\"events_per_s\":66.667}") != NULL);
 	CT_CHECK(strstr(text, "\"description\":\"[5] virtio0\",\"id\":5,\"usage_ms_per_s\":33.333,\"events_per_s\":66.667}") != NULL);
 	CT_CHECK(strstr(text, "\"description\":\"TIMER\",\"id\":1,\"usage_ms_per_s\":16.667") != NULL);
-	CT_CHECK(strstr(text, "\"description\":\"0x1234 (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333}") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"demo_fn (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333}") != NULL);
 	CT_CHECK(strstr(text, "{\"cpu\":1,\"busy_pct\":6.667,\"cstates_pct\":{\"C0\":0.000,\"C1\":26.667,\"C2\":66.667},\"freqs_pct\":{\"1000000\":33.333,\"2000000\":66.667}}") != NULL);
 	/* the first row is the busiest */
 	CT_CHECK(strstr(text, "\"rows\":[{\"category\":\"Process\",\"description\":\"alpha [100]\"") != NULL);
@@ -272,7 +274,7 @@ static void test_bounded(void)
 static void test_live_plain(void)
 {
 	struct ct_comm_cache comms;
-	struct ct_top_names names = { &comms, NULL, NULL };
+	struct ct_top_names names = { &comms, NULL, NULL, NULL };
 	struct ct_live_top *t;
 	char *text = NULL;
 	size_t len = 0;
@@ -311,7 +313,7 @@ static void test_live_plain(void)
 /* A terminal (a pty here): the alternate screen, redraws, q quits. */
 static void test_live_tty(void)
 {
-	struct ct_top_names names = { NULL, NULL, NULL };
+	struct ct_top_names names = { NULL, NULL, NULL, NULL };
 	int master = posix_openpt(O_RDWR | O_NOCTTY), slave;
 	char buf[8192];
 	struct ct_live_top *t;

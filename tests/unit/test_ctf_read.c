@@ -222,6 +222,67 @@ static void test_merge_order(void)
 	CT_CHECK_INT(system(cmd), 0);
 }
 
+struct named {
+	int calls;
+	uint64_t addr;
+	char name[CT_CTF_KSYM_NAME];
+};
+
+static void on_ksym(void *ctx, uint64_t addr, const char *name)
+{
+	struct named *n = ctx;
+
+	n->calls++;
+	n->addr = addr;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+}
+
+/* A function's name is written once, before its first record, and read back. */
+static void test_ksym(void)
+{
+	static const char kallsyms[] =
+		"ffffffff81000000 T demo_start\nffffffff81000100 t demo_fn\n";
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", cmd[300];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_ctf_reader reader;
+	struct named named = { 0 };
+	struct stamps st = { 0 };
+	struct ct_ksyms ks;
+	struct ct_ctf ctf;
+	union ct_record r;
+	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
+	int i;
+
+	memset(&ks, 0, sizeof(ks));
+	CT_CHECK_INT(ct_ksyms_load(&ks, f), 0);
+	fclose(f);
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	ctf.ksyms = &ks;
+	for (i = 0; i < 3; i++) {
+		memset(&r, 0, sizeof(r));
+		r.function.type = CT_EV_HRTIMER_EXPIRE_ENTRY;
+		r.function.ts = 100 + (uint64_t)i;
+		r.function.function = 0xffffffff81000100ull;
+		ct_ctf_add(&ctf, &r, 0);
+	}
+	/* 3 records of 5 + 8 bytes, one name event of 5 + 8 + "demo_fn" */
+	CT_CHECK_INT(ctf.type_bytes[CT_EV_HRTIMER_EXPIRE_ENTRY], 3 * 13);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	CT_CHECK_INT(ctf.bytes, 68 + 3 * 13 + 5 + 8 + 8);
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+	reader.on_ksym = on_ksym;
+	reader.ksym_ctx = &named;
+	CT_CHECK_INT(ct_ctf_reader_run(&reader, collect_ts, &st), 0);
+	CT_CHECK_INT(st.count, 3);		/* names are not records */
+	CT_CHECK_INT(named.calls, 1);
+	CT_CHECK_INT(named.addr, 0xffffffff81000100ull);
+	CT_CHECK_STR(named.name, "demo_fn");
+	ct_ksyms_free(&ks);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CT_CHECK_INT(system(cmd), 0);
+}
+
 void test_ctf_read(void)
 {
 	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
@@ -261,4 +322,5 @@ void test_ctf_read(void)
 	test_recovery();
 	test_clock_round_trip();
 	test_merge_order();
+	test_ksym();
 }

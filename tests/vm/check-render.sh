@@ -56,10 +56,12 @@ for cap in capture reports/capture; do
 	w=$(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1/p' "$svg")
 	h=$(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\2/p' "$svg")
 	render "$svg" "$svg.png" "${w:-1800}" "${h:-600}"
-	set -- $(identify -format '%w %h %k' "$svg.png" 2>/dev/null)
-	echo "check-render: $name timechart: $(wc -c < "$svg") bytes of SVG, $(grep -c '<rect' "$svg") rectangles; PNG ${1:-?}x${2:-?}, ${3:-?} colours, $(wc -c < "$svg.png" 2>/dev/null) bytes"
-	check "$svg.png is ${w}x${h}" '[ "${1:-0}" = "$w" ] && [ "${2:-0}" = "$h" ]'
-	check "$svg.png has at least 30 colours" '[ "${3:-0}" -ge 30 ]'
+	read -r pw ph colours <<-EOT
+	$(identify -format '%w %h %k' "$svg.png" 2>/dev/null)
+	EOT
+	echo "check-render: $name timechart: $(wc -c < "$svg") bytes of SVG, $(grep -c '<rect' "$svg") rectangles; PNG ${pw:-?}x${ph:-?}, ${colours:-?} colours, $(wc -c < "$svg.png" 2>/dev/null) bytes"
+	check "$svg.png is ${w}x${h}" '[ "${pw:-0}" = "$w" ] && [ "${ph:-0}" = "$h" ]'
+	check "$svg.png has at least 30 colours" '[ "${colours:-0}" -ge 30 ]'
 
 	# the Perfetto conversion against the raw records
 	json=$art/$name.perfetto.json
@@ -68,8 +70,7 @@ for cap in capture reports/capture; do
 	"$ct" report --format json "$dir" > "$art/$name.raw.jsonl" 2> /dev/null
 	names=
 	if [ "$cap" = capture ] && [ -s "$art/capture.counts" ]; then
-		set -- $(awk '$1 == "pingpong" { print $2, $3 }' "$art/capture.counts")
-		names="$1=ct-ping $2=ct-pong"
+		names=$(awk '$1 == "pingpong" { print $2 "=ct-ping", $3 "=ct-pong" }' "$art/capture.counts")
 	fi
 	tests/host/check-perfetto.py "$json" "$art/$name.raw.jsonl" $names
 	check "the Perfetto trace of $cap" '[ $? -eq 0 ]'
@@ -78,10 +79,12 @@ for cap in capture reports/capture; do
 	"$ct" report --top --html "$dir" > "$html" 2> "$html.log"
 	check "coretrace report --top --html $cap" '[ $? -eq 0 ] && grep -q "</html>" "$html"'
 	render "$html" "$html.png" 1000 900
-	set -- $(identify -format '%w %h %k' "$html.png" 2>/dev/null)
-	echo "check-render: $name HTML report: PNG ${1:-?}x${2:-?}, ${3:-?} colours"
-	check "$html.png is 1000x900" '[ "${1:-0}" = 1000 ] && [ "${2:-0}" = 900 ]'
-	check "$html.png has at least 30 colours" '[ "${3:-0}" -ge 30 ]'
+	read -r pw ph colours <<-EOT
+	$(identify -format '%w %h %k' "$html.png" 2>/dev/null)
+	EOT
+	echo "check-render: $name HTML report: PNG ${pw:-?}x${ph:-?}, ${colours:-?} colours"
+	check "$html.png is 1000x900" '[ "${pw:-0}" = 1000 ] && [ "${ph:-0}" = 900 ]'
+	check "$html.png has at least 30 colours" '[ "${colours:-0}" -ge 30 ]'
 done
 echo "check-render: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -92,9 +92,7 @@ awk -v dir="$logdir/artifacts" '
 		printf "" > file; next }
 	/^CORETRACE-ARTIFACT-END / { close(file); name = ""; next }
 	name != "" { print >> file }' "$result" 2>/dev/null
-for b64 in "$logdir/artifacts"/*.b64 "$logdir/artifacts"/*/*.b64 \
-	   "$logdir/artifacts"/*/.*.b64; do
-	[ -e "$b64" ] || continue
+find "$logdir/artifacts" -type f -name '*.b64' | while read -r b64; do
 	base64 -d "$b64" > "${b64%.b64}" && rm -f "$b64"
 done
 
