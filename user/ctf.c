@@ -613,6 +613,7 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	ct_put(&p, name, len);
 	*p++ = '\0';
 	s->used = (size_t)(p - s->packet);
+	ctf->ksym_events++;
 }
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)

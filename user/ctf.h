@@ -90,6 +90,7 @@ struct ct_ctf {
 	const struct ct_comm_cache *comms;	/* names for CT_CTF_COMM fields */
 	struct ct_ksyms *ksyms;		/* function names, or NULL */
 	uint64_t *announced;		/* functions already named */
+	uint64_t ksym_events;		/* coretrace_ksym events written */
 	int pipe_fd;			/* packets to the writer, or -1 */
 	int status_fd;			/* the writer's errors and totals */
 	int writer_pid;			/* 0 while we write ourselves */

@@ -17,10 +17,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct ct_comm_cache fuzz_comms;
 static struct ct_irq_names fuzz_irqs;
+static struct ct_symtab fuzz_syms;
+
+static void fuzz_ksym(void *ctx, uint64_t addr, const char *name)
+{
+	(void)ctx;
+	ct_symtab_set(&fuzz_syms, addr, name);
+}
 
 static void fuzz_record(const union ct_record *rec, void *ctx)
 {
-	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs };
+	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms };
 	char line[512];
 
 	(void)ctx;
@@ -46,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 
 	memset(&r, 0, sizeof(r));
+	r.on_ksym = fuzz_ksym;
 	if (size >= 20)
 		memcpy(r.uuid, data + 4, 16);
 	ct_ctf_reader_stream(&r, "stream_0", data, size, fuzz_record, NULL);

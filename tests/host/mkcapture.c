@@ -6,8 +6,9 @@
  * whose prev is the CPU's current task, wakeups, idle, interrupts,
  * softirqs, timers, work items and process events, every record type at
  * least once, on one clock shared by the CPUs. Halfway, the machine goes
- * quiet for 5 s, so every stream needs an extended event header. Prints
- * "EVENT COUNT" per CTF event name.
+ * quiet for 5 s, so every stream needs an extended event header. Its 64
+ * timer and work functions are named in the capture (coretrace_ksym).
+ * Prints "EVENT COUNT" per CTF event name.
  *
  *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] DIR
  */
@@ -68,6 +69,30 @@ static void mk_emit(struct mk_state *m, const union ct_record *r)
 		ct_comm_cache_set(&m->comms, r->comm.pid, r->comm.comm);
 	ct_ctf_add(&m->ctf, r, 0);
 	m->left--;
+}
+
+/* names for the 64 function addresses mk_function() uses */
+static struct ct_ksyms *mk_ksyms(struct ct_ksyms *ks)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int i;
+
+	memset(ks, 0, sizeof(*ks));
+	if (!f)
+		return NULL;
+	for (i = 0; i < 64; i++)
+		fprintf(f, "%llx t mk_function_%d\n",
+			0xffffffff81000000ull + 16ull * (unsigned int)i, i);
+	fclose(f);
+	f = fmemopen(text, len, "r");
+	if (!f || ct_ksyms_load(ks, f))
+		ks = NULL;
+	if (f)
+		fclose(f);
+	free(text);
+	return ks;
 }
 
 static void mk_names(struct mk_state *m)
@@ -235,6 +260,7 @@ int main(int argc, char **argv)
 	struct ct_ctf_env env = { "6.1.0-synthetic", "mkcapture", 0 };
 	struct mk_state m = { .ncpus = 4, .rng = 88172645463325252ull };
 	uint64_t records = 100000;
+	struct ct_ksyms ksyms;
 	int opt, i;
 
 	while ((opt = getopt(argc, argv, "n:c:s:")) != -1) {
@@ -263,11 +289,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	m.ctf.comms = &m.comms;
+	m.ctf.ksyms = mk_ksyms(&ksyms);
 	m.left = records;
 	mk_run(&m, records);
 	for (i = 0; i < CT_EV_MAX; i++)
 		printf("%s %llu\n", ct_ctf_events[i].name,
 		       (unsigned long long)m.ctf.type_events[i]);
+	printf("coretrace_ksym %llu\n", (unsigned long long)m.ctf.ksym_events);
 	if (ct_ctf_close(&m.ctf)) {
 		fprintf(stderr, "mkcapture: writing %s failed\n", argv[optind]);
 		return 1;
