@@ -65,6 +65,15 @@ struct {
 	__array(values, struct ct_percpu_ring);
 } ct_rings SEC(".maps");
 
+/*
+ * Set by user space once every program is attached, cleared before the
+ * first is detached: programs attach and detach one after another, and
+ * without this gate a recording would start and end with some events
+ * traced and others not (a softirq exit without its entry, idle time
+ * after the last switch).
+ */
+volatile bool ct_tracing;
+
 const volatile bool ct_per_cpu_rings;
 const volatile bool ct_wakeup_always;
 const volatile __u64 ct_wakeup_bytes = 1 << 20;
@@ -283,12 +292,15 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 }
 
 /*
- * Common entry of every handler: learn -p threads, apply -C, and apply the
+ * Common entry of every handler: nothing before every program is attached
+ * or once detaching began; then learn -p threads, apply -C, and apply the
  * task filters to one task. Counts the hit as filtered when rejected.
  */
 static __always_inline bool ct_want(__u32 event_type, __u32 tid,
 				    const char *comm)
 {
+	if (!ct_tracing)
+		return false;
 	ct_learn_current();
 	if (ct_cpu_ok() && ct_task_ok(tid, comm))
 		return true;
@@ -301,6 +313,8 @@ static __always_inline bool ct_want2(__u32 event_type, __u32 tid_a,
 				     const char *comm_a, __u32 tid_b,
 				     const char *comm_b)
 {
+	if (!ct_tracing)
+		return false;
 	ct_learn_current();
 	if (ct_cpu_ok() && (ct_task_ok(tid_a, comm_a) || ct_task_ok(tid_b, comm_b)))
 		return true;

@@ -338,6 +338,8 @@ static int ct_attach(struct coretrace_bpf *skel)
 	if (err)
 		fprintf(stderr, "coretrace: could not attach to the tracepoints: %s\n",
 			strerror(-err));
+	else
+		skel->bss->ct_tracing = true;	/* every program at once */
 	return err;
 }
 
@@ -746,7 +748,8 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	err = s->opts->top_interval > 0 && !s->top ? -ENOMEM :
 		ct_drain(rb, skel, s);
 
-	/* stop producing, then take what is still in the ring */
+	/* stop every program at once, then take what is still in the ring */
+	skel->bss->ct_tracing = false;
 	coretrace_bpf__detach(skel);
 	ring_buffer__consume(rb);
 	ct_live_top_close(s->top);
