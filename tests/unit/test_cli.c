@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include "convert.h"
 #include "ct_test.h"
+#include "timechart.h"
 #include "cli.h"
 
 static void test_seconds(void)
@@ -357,6 +359,79 @@ static void test_report_args(void)
 	CT_CHECK_STR(err, "coretrace report: unknown option '--bogus' (see coretrace report --help)\n");
 }
 
+/*
+ * Split "@cmd @args" into argv (static storage: the parsers keep pointers
+ * into it, and each test reads them before the next split).
+ */
+static int split_args(const char *cmd, const char *args, char **argv)
+{
+	static char copy[256];
+	char *tok;
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s %s", cmd, args);
+	for (tok = strtok(copy, " "); tok && argc < 15; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+#define PARSE_WITH(parse, cmd, args, opts, err, len)			\
+	({								\
+		char *argv_[16];					\
+		FILE *out_ = fopen("/dev/null", "w"), *errf_;		\
+		int argc_ = split_args(cmd, args, argv_), rc_;		\
+									\
+		memset(err, 0, len);					\
+		errf_ = fmemopen(err, len - 1, "w");			\
+		rc_ = parse(argc_, argv_, opts, out_, errf_);		\
+		fclose(errf_);						\
+		fclose(out_);						\
+		rc_;							\
+	})
+
+static void test_view_args(void)
+{
+	struct ct_record_opts ro;
+	struct ct_timechart_opts to;
+	struct ct_convert_opts co;
+	char err[256];
+
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-i 0.5 -n 10 -C 0 -d 3", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.top_interval == 0.5);
+	CT_CHECK_INT(ro.top_rows, 10);
+	CT_CHECK(ro.cpus_set && ro.cpus[0] && !ro.cpus[1]);
+	CT_CHECK(ro.duration == 3.0);
+	CT_CHECK_INT(ro.events, ct_all_events());
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.top_interval == 2.0);		/* powertop's default is 20 s; ours 2 */
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-i 0.01", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace top: invalid interval '0.01' (want seconds, at least 0.1)\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-o dir", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace top: unknown option '-o' (see coretrace top --help)\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-C 9999", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK(strncmp(err, "coretrace top: invalid CPU list '9999'", 38) == 0);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "extra", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n 5 -w 800", &to, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_STR(to.dir, "cap");
+	CT_CHECK_STR(to.output, "x.svg");
+	CT_CHECK_INT(to.tasks, 5);
+	CT_CHECK_INT(to.width, 800);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -w 50", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace timechart: invalid width '50' (want 100 to 100000 pixels)\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n lots", &to, err, sizeof(err)), CT_PARSE_ERROR);
+
+	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_STR(co.dir, "cap");
+	CT_CHECK_STR(co.perfetto, "t.json");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap", &co, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --json t.json", &co, err, sizeof(err)), CT_PARSE_ERROR);
+}
+
 void test_cli(void)
 {
 	test_events_arg();
@@ -367,4 +442,5 @@ void test_cli(void)
 	test_sizes();
 	test_record_args();
 	test_report_args();
+	test_view_args();
 }
