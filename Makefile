@@ -138,7 +138,8 @@ $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramf
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	$(UNIT_BIN)
-	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
+	@echo "$(FUZZ_REPLAY) tests/fuzz/corpus/* tests/fuzz/crashers/*"
+	@$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 
 fuzz: $(FUZZ_BIN)
