@@ -642,12 +642,18 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 		}
 		if (c == 'o') {
 			opts->output = optarg;
-		} else if (c == 'n' ? ct_parse_count(optarg, &opts->tasks) || opts->tasks > 1000 :
-			   ct_parse_count(optarg, &opts->width) ||
-			   opts->width < 100 || opts->width > 100000) {
-			fprintf(err, "coretrace timechart: invalid %s '%s' (want %s)\n",
-				c == 'n' ? "task count" : "width", optarg,
-				c == 'n' ? "0 to 1000" : "100 to 100000 pixels");
+			continue;
+		}
+		if (c == 'n' && (ct_parse_count(optarg, &opts->tasks) ||
+				 opts->tasks > 1000)) {
+			fprintf(err, "coretrace timechart: invalid task count '%s' (want 0 to 1000)\n",
+				optarg);
+			return CT_PARSE_ERROR;
+		}
+		if (c == 'w' && (ct_parse_count(optarg, &opts->width) ||
+				 opts->width < 100 || opts->width > 100000)) {
+			fprintf(err, "coretrace timechart: invalid width '%s' (want 100 to 100000 pixels)\n",
+				optarg);
 			return CT_PARSE_ERROR;
 		}
 	}
