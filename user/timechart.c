@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "ctf_read.h"
 #include "timechart.h"
+#include "top.h"
 
 #define TC_LEFT		170	/* pixels for the lane labels */
 #define TC_TOP		60
@@ -56,25 +57,6 @@ struct tc_chart {
 	uint64_t elements;
 };
 
-/* text for SVG: the five XML characters escaped */
-static void tc_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else if (*s == '\'')
-			fputs("&apos;", out);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, out);
-	}
-}
-
 static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t len)
 {
 	static const char *const task_colors[] = {
@@ -108,7 +90,7 @@ static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 	if (l->cpu && l->run_key && width >= TC_LABEL_MIN) {
 		fprintf(c->out, "<text x=\"%d\" y=\"%d\" class=\"in\">",
 			TC_LEFT + l->run_start + 3, l->y + 14);
-		tc_text(c->out, ct_comm_name(&c->comms, l->run_key, 0, name,
+		ct_put_xml(c->out, ct_comm_name(&c->comms, l->run_key, 0, name,
 					     sizeof(name)));
 		fputs("</text>\n", c->out);
 		c->elements++;
@@ -344,7 +326,7 @@ static void tc_header(struct tc_chart *c, int height)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
 		w, height, w, height);
 	fputs("<text x=\"10\" y=\"22\" class=\"t\">coretrace timechart: ", c->out);
-	tc_text(c->out, c->opts->dir);
+	ct_put_xml(c->out, c->opts->dir);
 	fprintf(c->out, ", %.3f s from %.6f s</text>\n",
 		(double)(c->t1 - c->t0) / 1e9, (double)c->t0 / 1e9);
 	for (t = 0; t <= (double)(c->t1 - c->t0); t += step) {
@@ -369,7 +351,7 @@ static void tc_labels(struct tc_chart *c)
 		if (l->cpu)
 			continue;
 		fprintf(c->out, "<text x=\"10\" y=\"%d\">", l->y + 14);
-		tc_text(c->out, ct_comm_name(&c->comms, l->id, 0, name, sizeof(name)));
+		ct_put_xml(c->out, ct_comm_name(&c->comms, l->id, 0, name, sizeof(name)));
 		fprintf(c->out, " [%u]</text>\n", l->id);
 	}
 }

@@ -257,16 +257,21 @@ static void ct_put_csv(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void ct_put_html(FILE *out, const char *s)
+void ct_put_xml(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '>')
+			fputs("&gt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '"')
+			fputs("&quot;", out);
+		else if (*s == '\'')
+			fputs("&apos;", out);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, out);
 	}
 }
 
@@ -370,7 +375,7 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>coretrace: ", out);
-	ct_put_html(out, title);
+	ct_put_xml(out, title);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;color:#222}\n"
 	      "table{border-collapse:collapse;margin-bottom:2em}\n"
@@ -381,7 +386,7 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 	      ".Process{color:#1b5e20}.Interrupt{color:#b71c1c}.Softirq{color:#e65100}"
 	      ".Timer{color:#4a148c}.Work{color:#0d47a1}\n"
 	      "</style></head><body>\n<h1>coretrace overview</h1>\n<p>", out);
-	ct_put_html(out, title);
+	ct_put_xml(out, title);
 	fprintf(out, ": %.2f s, %llu records</p>\n<table>\n<tr><th>Usage (ms/s)</th>"
 		"<th></th><th>Events/s</th><th>Category</th><th>Description</th></tr>\n",
 		ct_window_s(a), (unsigned long long)a->records);
@@ -391,7 +396,7 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 			"<td class=\"%s\">%s</td><td>", rows[i].usage_ms,
 			(int)(200.0 * rows[i].usage_ms / max), rows[i].events,
 			rows[i].category, rows[i].category);
-		ct_put_html(out, rows[i].description);
+		ct_put_xml(out, rows[i].description);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);

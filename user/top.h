@@ -49,4 +49,7 @@ void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
 		  const struct ct_top_names *names, size_t limit,
 		  const char *title);
 
+/* @s as HTML/SVG text: the five XML characters escaped, controls dropped */
+void ct_put_xml(FILE *out, const char *s);
+
 #endif /* CORETRACE_TOP_H */
