@@ -60,7 +60,7 @@ TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring checkpatch fuzz
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode checkpatch fuzz
 .SECONDARY:
 
 all: coretrace
@@ -191,6 +191,13 @@ demo: deps-check
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm/demo \
 		--kind $(KIND) --run demo --show --quiet
+
+# host decode speed: coretrace report against babeltrace2 on a synthetic
+# capture of DECODE_RECORDS records, one core (bench/decode.md)
+DECODE_RECORDS	?= 10000000
+bench-decode: coretrace $(MKCAPTURE)
+	tests/bench/decode.sh $(MKCAPTURE) ./coretrace $(BUILD)/bench bench/decode.md \
+		$(DECODE_RECORDS) 3
 
 # the ring design's measurements (issue note figures): shared vs per-CPU
 # rings, batched vs per-record wakeups, and delivery latency
