@@ -60,7 +60,7 @@ TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode checkpatch fuzz
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode bench-tpbtf checkpatch fuzz
 .SECONDARY:
 
 all: coretrace
@@ -191,6 +191,14 @@ demo: deps-check
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) --log-dir $(BUILD)/vm/demo \
 		--kind $(KIND) --run demo --show --quiet
+
+# classic tracepoint against tp_btf for sched_switch (issue 8's design
+# question), on KERNEL: build/vm/bench-tpbtf/artifacts/bench-tpbtf.txt
+bench-tpbtf: $(INITRAMFS)
+	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
+		--accel $(ACCEL) --timeout 1800 --log-dir $(BUILD)/vm/bench-tpbtf \
+		--kind $(KIND) --run bench-tpbtf
+	cat $(BUILD)/vm/bench-tpbtf/artifacts/bench-tpbtf.txt
 
 # host decode speed: coretrace report against babeltrace2 on a synthetic
 # capture of DECODE_RECORDS records, one core (bench/decode.md)

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpbtf: attach one sched_switch variant of tests/bpf/switch_variants
+ * ("tp" or "btf"), drain its ring every 100 ms until SIGINT/SIGTERM, then
+ * print "tpbtf: variant=V records=N lost=L". Prints "tpbtf: attached"
+ * once tracing. Benchmark tool for tests/guest/bench-tpbtf.
+ *
+ *   tpbtf tp|btf
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "switch_variants.skel.h"
+
+static volatile sig_atomic_t stop;
+static unsigned long long records;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int on_record(void *ctx, void *data, size_t len)
+{
+	(void)ctx;
+	(void)data;
+	(void)len;
+	records++;
+	return 0;
+}
+
+static unsigned long long lost_total(struct switch_variants_bpf *skel)
+{
+	int ncpus = libbpf_num_possible_cpus(), cpu;
+	unsigned long long sum = 0, values[512];
+	__u32 key = 0;
+
+	if (ncpus <= 0 || ncpus > 512 ||
+	    bpf_map_lookup_elem(bpf_map__fd(skel->maps.sv_lost), &key, values))
+		return 0;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		sum += values[cpu];
+	return sum;
+}
+
+int main(int argc, char **argv)
+{
+	struct switch_variants_bpf *skel;
+	struct ring_buffer *rb;
+	bool btf;
+
+	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf"))) {
+		fprintf(stderr, "usage: tpbtf tp|btf\n");
+		return 2;
+	}
+	btf = !strcmp(argv[1], "btf");
+	skel = switch_variants_bpf__open();
+	if (!skel)
+		return 1;
+	bpf_program__set_autoload(skel->progs.switch_tp, !btf);
+	bpf_program__set_autoload(skel->progs.switch_btf, btf);
+	if (switch_variants_bpf__load(skel) || switch_variants_bpf__attach(skel)) {
+		fprintf(stderr, "tpbtf: could not load or attach the %s variant\n",
+			argv[1]);
+		switch_variants_bpf__destroy(skel);
+		return 1;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.sv_ring), on_record, NULL, NULL);
+	if (!rb) {
+		switch_variants_bpf__destroy(skel);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	fprintf(stderr, "tpbtf: attached\n");
+	while (!stop)
+		ring_buffer__poll(rb, 100);
+	switch_variants_bpf__detach(skel);
+	ring_buffer__consume(rb);
+	printf("tpbtf: variant=%s records=%llu lost=%llu\n", argv[1], records,
+	       lost_total(skel));
+	ring_buffer__free(rb);
+	switch_variants_bpf__destroy(skel);
+	return 0;
+}
