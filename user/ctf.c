@@ -472,14 +472,17 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	_exit(0);
 }
 
-/* A writer's status, if one is waiting; @block waits for its last one. */
+/*
+ * A writer's status, if one is waiting (the status pipe is non-blocking
+ * while recording); @block waits for its last one.
+ */
 static void ct_ctf_poll_writer(struct ct_ctf *ctf, bool block)
 {
 	struct ct_writer_status st;
-	int flags = fcntl(ctf->status_fd, F_GETFL);
 
-	fcntl(ctf->status_fd, F_SETFL, block ? flags & ~O_NONBLOCK
-					     : flags | O_NONBLOCK);
+	if (block)
+		fcntl(ctf->status_fd, F_SETFL,
+		      fcntl(ctf->status_fd, F_GETFL) & ~O_NONBLOCK);
 	while (ct_read_full(ctf->status_fd, &st, sizeof(st)) == sizeof(st)) {
 		if (st.error && !ctf->error)
 			ctf->error = st.error;
@@ -503,7 +506,6 @@ static void ct_ctf_send(struct ct_ctf *ctf, int cpu, struct iovec *packet)
 	if (err && !ctf->error)
 		ctf->error = err;
 	ctf->bytes += msg.len;		/* until the writer's own count */
-	ct_ctf_poll_writer(ctf, false);
 }
 
 int ct_ctf_start_writer(struct ct_ctf *ctf)
@@ -537,6 +539,8 @@ int ct_ctf_start_writer(struct ct_ctf *ctf)
 	}
 	ctf->pipe_fd = to_writer[1];
 	ctf->status_fd = from_writer[0];
+	fcntl(ctf->status_fd, F_SETFL,
+	      fcntl(ctf->status_fd, F_GETFL) | O_NONBLOCK);
 	ctf->writer_pid = pid;
 	return 0;
 }

@@ -10,7 +10,7 @@
 
 struct ct_live_top {
 	struct ct_analysis an;
-	struct ct_top_names names;
+	struct ct_print_ctx names;
 	FILE *out;
 	int in_fd;
 	bool tty;			/* redraw in place, read keys */
@@ -38,7 +38,7 @@ static void ct_live_raw_keys(struct ct_live_top *t)
 
 struct ct_live_top *ct_live_top_open(FILE *out, int in_fd, double interval_s,
 				     unsigned int rows, int ncpus,
-				     const struct ct_top_names *names,
+				     const struct ct_print_ctx *names,
 				     uint64_t now_ns)
 {
 	struct ct_live_top *t = calloc(1, sizeof(*t));

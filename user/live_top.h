@@ -21,7 +21,7 @@ struct ct_live_top;
  */
 struct ct_live_top *ct_live_top_open(FILE *out, int in_fd, double interval_s,
 				     unsigned int rows, int ncpus,
-				     const struct ct_top_names *names,
+				     const struct ct_print_ctx *names,
 				     uint64_t now_ns);
 void ct_live_top_feed(struct ct_live_top *t, const union ct_record *rec);
 /* After each drain pass: redraw when an interval ended. True: q pressed. */

@@ -735,12 +735,9 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	ct_announce_start(skel, s->opts);
 	if (s->opts->top_interval > 0) {
-		struct ct_top_names names = { &s->comms, &s->irqs, s->pctx.ksyms,
-					      NULL };
-
 		s->top = ct_live_top_open(stdout, STDIN_FILENO,
 					  s->opts->top_interval, s->opts->top_rows,
-					  libbpf_num_possible_cpus(), &names,
+					  libbpf_num_possible_cpus(), &s->pctx,
 					  ct_mono_ns());
 		if (!s->top)
 			fprintf(stderr, "coretrace: out of memory for the overview\n");

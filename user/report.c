@@ -162,7 +162,6 @@ static void ct_report_begin(struct ct_report_ctx *c)
 
 static void ct_report_end(struct ct_report_ctx *c)
 {
-	struct ct_top_names names = { &c->comms, &c->irqs, NULL, &c->syms };
 	static const enum ct_out outs[] = {
 		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
 		[CT_REPORT_CSV] = CT_OUT_CSV, [CT_REPORT_HTML] = CT_OUT_HTML,
@@ -176,7 +175,7 @@ static void ct_report_end(struct ct_report_ctx *c)
 		if (c->an.last_switch)
 			c->an.last_ts = c->an.last_switch;
 		ct_analysis_settle(&c->an, c->an.last_ts);
-		ct_top_print(stdout, outs[c->opts->out], &c->an, &names,
+		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->pctx,
 			     c->opts->rows, c->opts->dir);
 	} else if (c->opts->view == CT_VIEW_LATENCY) {
 		ct_latency_print(c);

@@ -28,7 +28,7 @@ static void ct_row(struct ct_top_row *r, const char *category, uint32_t id,
 }
 
 static size_t ct_task_rows(const struct ct_analysis *a,
-			   const struct ct_top_names *names,
+			   const struct ct_print_ctx *names,
 			   struct ct_top_row *rows, size_t n, size_t max)
 {
 	double seconds = ct_window_s(a);
@@ -51,7 +51,7 @@ static size_t ct_task_rows(const struct ct_analysis *a,
 }
 
 static size_t ct_irq_rows(const struct ct_analysis *a,
-			  const struct ct_top_names *names,
+			  const struct ct_print_ctx *names,
 			  struct ct_top_row *rows, size_t n, size_t max)
 {
 	double seconds = ct_window_s(a);
@@ -84,7 +84,7 @@ static size_t ct_irq_rows(const struct ct_analysis *a,
 }
 
 static size_t ct_func_rows(const struct ct_analysis *a,
-			   const struct ct_top_names *names,
+			   const struct ct_print_ctx *names,
 			   struct ct_top_row *rows, size_t n, size_t max)
 {
 	double seconds = ct_window_s(a);
@@ -100,8 +100,7 @@ static size_t ct_func_rows(const struct ct_analysis *a,
 				continue;
 			ct_row(&rows[n], ct_func_category[kind], 0, s->busy_ns,
 			       s->events, seconds);
-			sym = names->ksyms ? ct_ksyms_lookup(names->ksyms, s->key) :
-			      names->syms ? ct_symtab_get(names->syms, s->key) : NULL;
+			sym = ct_function_name(names, s->key);
 			if (sym)
 				snprintf(rows[n].description,
 					 sizeof(rows[n].description), "%s%s", sym,
@@ -129,7 +128,7 @@ static int ct_row_cmp(const void *pa, const void *pb)
 	return strcmp(ra->description, rb->description);
 }
 
-size_t ct_top_rows(const struct ct_analysis *a, const struct ct_top_names *names,
+size_t ct_top_rows(const struct ct_analysis *a, const struct ct_print_ctx *names,
 		   struct ct_top_row *rows, size_t max)
 {
 	size_t n = 0;
@@ -405,7 +404,7 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 }
 
 void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
-		  const struct ct_top_names *names, size_t limit,
+		  const struct ct_print_ctx *names, size_t limit,
 		  const char *title)
 {
 	size_t max = (size_t)a->task_mask + 1 + CT_AN_IRQS + CT_AN_SOFTIRQS +

@@ -27,18 +27,11 @@ struct ct_top_row {
 	double events;		/* per second of the window */
 };
 
-struct ct_top_names {
-	const struct ct_comm_cache *comms;
-	const struct ct_irq_names *irqs;
-	struct ct_ksyms *ksyms;		/* live: the kernel's symbols, or NULL */
-	const struct ct_symtab *syms;	/* a capture's names, or NULL */
-};
-
 /*
  * Rows of the window [a->window_start, a->last_ts] (settle first), most
  * used first, into @rows (at most @max); returns how many.
  */
-size_t ct_top_rows(const struct ct_analysis *a, const struct ct_top_names *names,
+size_t ct_top_rows(const struct ct_analysis *a, const struct ct_print_ctx *names,
 		   struct ct_top_row *rows, size_t max);
 
 /*
@@ -46,7 +39,7 @@ size_t ct_top_rows(const struct ct_analysis *a, const struct ct_top_names *names
  * @title names the source (a capture directory, "live").
  */
 void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
-		  const struct ct_top_names *names, size_t limit,
+		  const struct ct_print_ctx *names, size_t limit,
 		  const char *title);
 
 /* @s as HTML/SVG text: the five XML characters escaped, controls dropped */
