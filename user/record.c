@@ -634,7 +634,6 @@ static int ct_session_init(struct ct_session *s,
 	s->out = stdout;
 	if (ct_comm_cache_init(&s->comms, CT_COMM_CAPACITY))
 		return -ENOMEM;
-	ct_scan_proc_comms(&s->comms);
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {
@@ -732,6 +731,13 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		ring_buffer__free(rb);
 		return err;
 	}
+	/*
+	 * Names of the tasks alive once the gate is open: a task forked
+	 * while the programs were loading has no fork record, and its first
+	 * records may not name it (a rename's old name). Tasks forked from
+	 * now on have fork records; records are read only after this.
+	 */
+	ct_scan_proc_comms(&s->comms);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	ct_announce_start(skel, s->opts);
 	if (s->opts->top_interval > 0) {
