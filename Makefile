@@ -60,7 +60,7 @@ TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode bench-tpbtf checkpatch fuzz
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode bench-tpbtf checkpatch fuzz bench bench-tracers bench-deps
 .SECONDARY:
 
 all: coretrace
@@ -136,6 +136,15 @@ $(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
 
+# the benchmark guest also carries Debian's perf, trace-cmd and bpftrace,
+# unchanged, with their shared libraries
+BENCH_INITRAMFS	:= $(BUILD)/bench-initramfs.cpio.gz
+BENCH_TRACERS	:= /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace
+
+$(BENCH_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
+	tests/vm/mkinitramfs.sh $(addprefix -x ,$(BENCH_TRACERS)) $@ coretrace \
+		tests/guest $(BUILD)/workloads $(BUILD)/tools
+
 unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	$(UNIT_BIN)
 	@echo "$(FUZZ_REPLAY) tests/fuzz/corpus/* tests/fuzz/crashers/*"
@@ -207,6 +216,18 @@ bench-decode: coretrace $(MKCAPTURE)
 	tests/bench/decode.sh $(MKCAPTURE) ./coretrace $(BUILD)/bench bench/decode.md \
 		$(DECODE_RECORDS) 3
 
+# tracer overhead: coretrace against perf, trace-cmd and bpftrace on the
+# padded and the stock kernel (bench/results.md); BENCH_PARAMS go to the
+# guest (e.g. BENCH_PARAMS="reps=3 pingpong=5000")
+BENCH_PARAMS	?= reps=7
+bench-tracers: $(BENCH_INITRAMFS) kernel
+	tests/bench/tracers.sh $(BENCH_INITRAMFS) $(ACCEL) $(BUILD)/vm/bench bench/results.md \
+		padded=$(KERNELS_DIR)/padded.bzImage stock="$(STOCK_KERNEL)" -- $(BENCH_PARAMS)
+
+bench: bench-deps
+	$(MAKE) bench-tracers
+	$(MAKE) bench-decode
+
 # the ring design's measurements (issue note figures): shared vs per-CPU
 # rings, batched vs per-record wakeups, and delivery latency
 bench-ring: $(INITRAMFS)
@@ -217,6 +238,10 @@ bench-ring: $(INITRAMFS)
 
 deps:
 	tests/deps.sh
+
+# make bench also needs Debian's perf, trace-cmd and bpftrace
+bench-deps:
+	@tests/deps.sh --check --bench 2>/dev/null || tests/deps.sh --bench
 
 # install what is missing when we may; otherwise say what is missing
 .PHONY: deps-check

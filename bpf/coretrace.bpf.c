@@ -99,14 +99,45 @@ struct {
 /*
  * Pids whose name user space has been told about. No record carries comm
  * strings; the first time a pid shows up we emit a ct_comm record
- * instead. LRU, so pids that stopped running age out.
+ * instead. Direct-mapped: slot pid % CT_ANNOUNCE_SLOTS holds the last pid
+ * announced there. An array lookup is inlined by the verifier where a
+ * hash lookup is a helper call that hashes the key: this runs twice per
+ * sched_switch. Two live pids sharing a slot only cost a repeated
+ * announcement; CPUs racing on a slot likewise.
  */
+#define CT_ANNOUNCE_SLOTS	16384
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_ANNOUNCE_SLOTS);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u32);
 } ct_announced SEC(".maps");
+
+static __always_inline __u32 *ct_announced_slot(__u32 pid)
+{
+	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&ct_announced, &slot);
+}
+
+/* The next record about @pid announces its name again. */
+static __always_inline void ct_forget_name(__u32 pid)
+{
+	__u32 *seen = ct_announced_slot(pid);
+
+	if (seen && *seen == pid)
+		*seen = 0;
+}
+
+/* User space knows the name of @pid (from a record it was sent). */
+static __always_inline void ct_name_known(__u32 pid)
+{
+	__u32 *seen = ct_announced_slot(pid);
+
+	if (seen)
+		*seen = pid;
+}
 
 /* Irqs whose handler name user space has been told about. */
 struct {
@@ -271,10 +302,10 @@ static __always_inline __u32 ct_current_tid(void)
 /* Tell user space the name of @pid, once; @comm points into the ctx. */
 static __always_inline void ct_announce(__u32 pid, const char *comm)
 {
+	__u32 *seen = ct_announced_slot(pid);
 	struct ct_comm *rec;
-	__u8 one = 1;
 
-	if (pid == 0 || bpf_map_lookup_elem(&ct_announced, &pid))
+	if (pid == 0 || !seen || *seen == pid)
 		return;
 	rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
 	if (!rec) {
@@ -288,7 +319,7 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 	else
 		bpf_get_current_comm(rec->comm, sizeof(rec->comm));
 	ct_submit(rec);
-	bpf_map_update_elem(&ct_announced, &pid, &one, BPF_ANY);
+	*seen = pid;
 }
 
 /*
@@ -424,7 +455,6 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 	__u32 parent_pid = ctx->parent_pid;
 	__u32 child_pid = ctx->child_pid;
 	struct ct_fork *rec;
-	__u8 one = 1;
 
 	if (!ct_want2(CT_EV_SCHED_PROCESS_FORK, parent_pid, ctx->parent_comm,
 		      child_pid, ctx->child_comm))
@@ -442,7 +472,7 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 			      ctx->child_comm);
 	ct_submit(rec);
 	/* the fork record names the child */
-	bpf_map_update_elem(&ct_announced, &child_pid, &one, BPF_ANY);
+	ct_name_known(child_pid);
 	return 0;
 }
 
@@ -491,7 +521,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	ct_submit(rec);
 	/* a later task with this pid must announce its own name */
-	bpf_map_delete_elem(&ct_announced, &pid);
+	ct_forget_name(pid);
 	return 0;
 }
 
@@ -500,7 +530,6 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 {
 	__u32 pid = ctx->pid;
 	struct ct_task_rename *rec;
-	__u8 one = 1;
 
 	if (!ct_want2(CT_EV_TASK_RENAME, pid, ctx->oldcomm, pid, ctx->newcomm))
 		return 0;
@@ -508,7 +537,7 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_RENAME);
 		/* forget the old name: the next record announces the new one */
-		bpf_map_delete_elem(&ct_announced, &pid);
+		ct_forget_name(pid);
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_TASK_RENAME);
@@ -516,7 +545,7 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	bpf_probe_read_kernel(rec->newcomm, sizeof(rec->newcomm),
 			      ctx->newcomm);
 	ct_submit(rec);
-	bpf_map_update_elem(&ct_announced, &pid, &one, BPF_ANY);
+	ct_name_known(pid);
 	return 0;
 }
 

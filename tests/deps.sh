@@ -4,7 +4,18 @@
 #
 #   tests/deps.sh           install what is missing (needs root)
 #   tests/deps.sh --check   exit 0 when everything is installed, 1 otherwise
+#   --bench                 also the tracers make bench compares coretrace
+#                           with (Debian's own builds, run unchanged)
 set -eu
+
+check=0 bench=0
+for arg in "$@"; do
+	case "$arg" in
+	--check) check=1 ;;
+	--bench) bench=1 ;;
+	*) echo "deps: unknown argument '$arg'" >&2; exit 2 ;;
+	esac
+done
 
 PACKAGES="
 	make gcc clang llvm libc6-dev libclang-rt-14-dev
@@ -14,6 +25,7 @@ PACKAGES="
 	chromium imagemagick fonts-dejavu-core python3
 	bc bison flex libssl-dev
 "
+[ "$bench" -eq 1 ] && PACKAGES="$PACKAGES linux-perf trace-cmd bpftrace time"
 
 missing=""
 for pkg in $PACKAGES; do
@@ -23,7 +35,7 @@ for pkg in $PACKAGES; do
 	fi
 done
 
-if [ "${1:-}" = "--check" ]; then
+if [ "$check" -eq 1 ]; then
 	[ -z "$missing" ] && exit 0
 	echo "missing packages:$missing" >&2
 	exit 1

@@ -5,11 +5,16 @@
 #   run-vm.sh --kernel BZIMAGE --initrd CPIO.GZ --run NAME
 #             [--accel tcg|kvm] [--timeout SECONDS] [--log-dir DIR]
 #             [--mem MB] [--smp N] [--kind KIND] [--show] [--quiet]
+#             [--param NAME=VALUE]... [--icount SHIFT]
 #
 # --kind tells the guest which kernel it runs (stock, control, padded or
 # other); guest tests that expect a layout read it as $CT_KERNEL.
 # Files a guest test sends with `artifact NAME FILE` (tests/guest/lib.sh)
-# land in LOGDIR/artifacts/NAME.
+# land in LOGDIR/artifacts/NAME. Each --param NAME=VALUE reaches the guest
+# program as $CT_NAME (NAME in capitals). --icount SHIFT runs the guest
+# on QEMU's instruction counter (-icount shift=SHIFT,sleep=off): its
+# clock then advances 2^SHIFT ns per emulated instruction, not with the
+# host's time, so timings repeat from one run to the next (benchmarks).
 #
 # The guest writes "CORETRACE-RESULT rc=N" on its second serial port,
 # which QEMU writes to a file; the console goes to another file. This
@@ -23,7 +28,7 @@
 set -u
 
 kernel= initrd= run= accel=tcg,thread=single timeout=300 logdir=build/vm mem=1024 smp=2
-show=0 quiet=0 kind=other
+show=0 quiet=0 kind=other params= icount=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -35,6 +40,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--kind) kind=$2; shift ;;
+	--param) params="$params ct.$2"; shift ;;
+	--icount) icount="-icount shift=$2"; shift ;;
 	--show) show=1 ;;
 	--quiet) quiet=1 ;;
 	*) echo "run-vm: unknown argument '$1'" >&2; exit 2 ;;
@@ -60,7 +67,7 @@ rm -f "$console" "$result"
 rm -rf "$logdir/artifacts"
 : > "$console"
 
-append="console=ttyS0 panic=-1 oops=panic ct.run=$run ct.kernel=$kind"
+append="console=ttyS0 panic=-1 oops=panic ct.run=$run ct.kernel=$kind$params"
 [ "$quiet" -eq 1 ] && append="$append loglevel=5"
 case "$accel" in tcg*) cpu=max ;; *) cpu=host ;; esac
 
@@ -77,7 +84,7 @@ timeout --kill-after=10 "$timeout" \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$result" \
-	-nic none </dev/null
+	-nic none $icount </dev/null
 qemu_rc=$?
 elapsed=$(( $(date +%s) - start ))
 [ -n "$tail_pid" ] && { sleep 0.3; kill "$tail_pid" 2>/dev/null; }

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn make bench's guest runs into the results table (bench/results.md).
+
+    summarize.py OUT.md DATE KIND=ARTIFACT_DIR...
+
+Each ARTIFACT_DIR holds bench-runs.txt (one line per run:
+"run KERNEL WORKLOAD TRACER REP ELAPSED_NS EVENTS LOST BYTES MAXRSS_KB
+IDLE_MS")
+and bench-commands.txt (kernel, command lines, versions, ring sizes).
+Per kernel, workload and tracer: medians over the repetitions; overhead
+per event = (traced time - untraced time) / events traced (recorded and
+lost), each traced run paired with the untraced run of its repetition,
+median over repetitions.
+"""
+import statistics
+import sys
+
+TRACERS = ["none", "coretrace", "perf", "trace-cmd", "bpftrace"]
+
+
+def read_runs(path):
+    runs = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) != 11 or words[0] != "run":
+                raise SystemExit(f"summarize: {path}: bad line: {line!r}")
+            _, kernel, workload, tracer, rep = words[:5]
+            ns, events, lost, size, rss, idle_ms = map(int, words[5:])
+            runs.setdefault((workload, tracer), []).append(
+                dict(rep=int(rep), ns=ns, events=events, lost=lost,
+                     bytes=size, rss=rss, idle_ms=idle_ms))
+    return runs
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def summarize_kernel(runs):
+    """rows[workload][tracer] = dict of medians and totals"""
+    rows = {}
+    for (workload, tracer), rs in runs.items():
+        rows.setdefault(workload, {})[tracer] = dict(
+            reps=len(rs),
+            ns=median([r["ns"] for r in rs]),
+            events=median([r["events"] for r in rs]),
+            lost=sum(r["lost"] for r in rs),
+            bytes_per_event=median([r["bytes"] / r["events"]
+                                    for r in rs if r["events"]] or [0]),
+            rss=median([r["rss"] for r in rs]),
+            idle_ms=max(r["idle_ms"] for r in rs))
+    # overhead per event, paired: each traced run against the untraced
+    # run of the same repetition (they ran minutes apart at most, so a
+    # drift of the emulated machine's speed cancels), median over reps
+    for workload, by_tracer in rows.items():
+        base = {r["rep"]: r["ns"] for r in runs[(workload, "none")]}
+        for tracer, row in by_tracer.items():
+            per_rep = [(r["ns"] - base[r["rep"]]) / (r["events"] + r["lost"])
+                       for r in runs[(workload, tracer)]
+                       if tracer != "none" and r["events"] and r["rep"] in base]
+            row["overhead"] = median(per_rep) if per_rep else None
+            row["spread"] = (max(per_rep) - min(per_rep)) / 2 if per_rep else None
+    return rows
+
+
+def fmt_ratio(row, perf):
+    if row["overhead"] is None or perf["overhead"] in (None, 0):
+        return "-"
+    return f"{row['overhead'] / perf['overhead']:.2f}"
+
+
+def table(rows, workload):
+    by_tracer = rows[workload]
+    perf = by_tracer.get("perf")
+    out = ["| tracer | runs | workload ms | overhead ns/event | vs perf "
+           "| events | lost | bytes/event on disk | tracer peak RSS KiB | idle ms |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for tracer in TRACERS:
+        row = by_tracer.get(tracer)
+        if not row:
+            continue
+        if tracer == "none":
+            out.append(f"| none (baseline) | {row['reps']} | {row['ns'] / 1e6:.1f} "
+                       f"| - | - | - | - | - | - | {row['idle_ms']} |")
+            continue
+        out.append(
+            f"| {tracer} | {row['reps']} | {row['ns'] / 1e6:.1f} "
+            f"| {row['overhead']:.0f} ± {row['spread']:.0f} | {fmt_ratio(row, perf) if perf else '-'} "
+            f"| {row['events']:.0f} | {row['lost']} "
+            f"| {row['bytes_per_event']:.1f} | {row['rss']:.0f} "
+            f"| {row['idle_ms']} |")
+    return out
+
+
+def goals(rows, workload):
+    """the issue's goals, met or missed and by how much"""
+    t = rows[workload]
+    ct = t.get("coretrace")
+    if not ct:
+        return []
+    lines = []
+    perf = t.get("perf")
+    if perf and perf["overhead"]:
+        ratio = ct["overhead"] / perf["overhead"]
+        lines.append(f"overhead at most half of perf's: "
+                     f"{'met' if ratio <= 0.5 else 'MISSED'} "
+                     f"({ratio:.2f} x perf's)")
+    for other in ("trace-cmd", "bpftrace"):
+        o = t.get(other)
+        if o and o["overhead"] is not None:
+            lines.append(f"below {other}'s: "
+                         f"{'met' if ct['overhead'] < o['overhead'] else 'MISSED'} "
+                         f"({ct['overhead']:.0f} vs {o['overhead']:.0f} ns)")
+    lines.append(f"no event lost: {'met' if ct['lost'] == 0 else 'MISSED'} "
+                 f"({ct['lost']} lost in all runs)")
+    smallest = min((r["bytes_per_event"], name) for name, r in t.items()
+                   if name != "none")
+    lines.append(f"smallest on disk: "
+                 f"{'met' if smallest[1] == 'coretrace' else 'MISSED'} "
+                 f"({ct['bytes_per_event']:.1f} bytes/event; next "
+                 + ", ".join(f"{name} {r['bytes_per_event']:.1f}"
+                             for name, r in t.items()
+                             if name not in ("none", "coretrace")) + ")")
+    return lines
+
+
+def main():
+    if len(sys.argv) < 4:
+        raise SystemExit("usage: summarize.py OUT.md DATE KIND=DIR...")
+    out_path, date = sys.argv[1], sys.argv[2]
+    doc = [f"# Tracer overhead: coretrace, perf, trace-cmd, bpftrace",
+           "",
+           f"Measured {date} by `make bench` (tests/bench/tracers.sh). "
+           "One QEMU guest per kernel: TCG, one vCPU, on QEMU's "
+           "instruction counter (`-icount shift=0`): the guest's clock "
+           "advances 1 ns per emulated instruction, so a time below is a "
+           "count of instructions the machine executed, the same from one "
+           "run to the next, and not a time on real hardware (caches, "
+           "memory and branch costs are not modelled). The workload and "
+           "the tracer's user space share the CPU: the overhead is "
+           "everything tracing costs the machine while the workload runs, "
+           "probe and consumer. The workloads keep the CPU busy (idle "
+           "column: the CPU's idle time during the workload, worst run).",
+           "",
+           "- workload ms: median over repetitions of the workload's own "
+           "clock (CLOCK_MONOTONIC around its loop).",
+           "- overhead ns/event: (traced time - untraced time) / events "
+           "traced (recorded + lost), each traced run paired with the "
+           "untraced run of the same repetition; median over "
+           "repetitions, ± half the range.",
+           "- events: what the tracer recorded (median), including what "
+           "the tracer itself caused; lost: all repetitions together.",
+           "- bytes/event on disk: the output file(s) / events recorded "
+           "(median).",
+           "- peak RSS: the largest process of the tracer's tree "
+           "(busybox time -v, ru_maxrss).",
+           ""]
+    for arg in sys.argv[3:]:
+        kind, directory = arg.split("=", 1)
+        runs = read_runs(f"{directory}/bench-runs.txt")
+        rows = summarize_kernel(runs)
+        with open(f"{directory}/bench-commands.txt") as f:
+            commands = f.read().rstrip("\n")
+        ring = [line.split() for line in commands.splitlines()
+                if line.split()[:1] == ["sched_switch"]]
+        doc += [f"## Kernel: {kind}", ""]
+        for workload in ("pingpong", "timersleep", "forkexec"):
+            if workload not in rows:
+                continue
+            doc += [f"### {workload}", ""] + table(rows, workload) + [""]
+            doc += ["Goals: " + "; ".join(goals(rows, workload)) + ".", ""]
+        if ring:
+            doc += [f"coretrace's ring: {ring[0][-1]} bytes per sched_switch "
+                    f"(a {ring[0][-2]}-byte record and the ring's 8-byte "
+                    "header).", ""]
+        doc += ["Commands and versions:", "", "```", commands, "```", ""]
+    text = "\n".join(doc)
+    with open(out_path, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+#!/bin/sh
+# make bench: boot each kernel with the benchmark initramfs (Debian's
+# perf, trace-cmd and bpftrace inside, unchanged), run every workload
+# under every tracer there (tests/guest/bench-tracers), then write the
+# table of medians to OUT (tests/bench/summarize.py). The guest has one
+# CPU and runs on QEMU's instruction counter: its clock counts emulated
+# instructions, so timings repeat from run to run (with two vCPUs the
+# guest hung bringing up the second one under -icount here).
+#
+#   tracers.sh INITRAMFS ACCEL LOGDIR OUT KIND=BZIMAGE... [-- NAME=VALUE...]
+#
+# NAME=VALUE pairs after -- go to the guest (reps, pingpong, timersleep,
+# forkexec, workloads, tracers: see tests/guest/bench-tracers).
+set -eu
+initramfs=$1 accel=$2 logdir=$3 out=$4
+shift 4
+kernels=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	kernels="$kernels $1"
+	shift
+done
+[ "${1:-}" = -- ] && shift
+params=
+for p in "$@"; do
+	params="$params --param $p"
+done
+
+dirs=
+for k in $kernels; do
+	kind=${k%%=*} image=${k#*=}
+	[ -r "$image" ] || { echo "bench: no kernel image '$image' for $kind" >&2; exit 1; }
+	# shellcheck disable=SC2086
+	tests/vm/run-vm.sh --kernel "$image" --initrd "$initramfs" --accel "$accel" \
+		--smp 1 --icount 0 --mem 2048 --timeout 5400 --log-dir "$logdir/$kind" --kind "$kind" \
+		--run bench-tracers $params
+	dirs="$dirs $kind=$logdir/$kind/artifacts"
+done
+# shellcheck disable=SC2086
+python3 tests/bench/summarize.py "$out" "$(date -u '+%Y-%m-%d %H:%M UTC')" $dirs
