@@ -202,12 +202,14 @@ demo: deps-check
 		--kind $(KIND) --run demo --show --quiet
 
 # classic tracepoint against tp_btf for sched_switch (issue 8's design
-# question), on KERNEL: build/vm/bench-tpbtf/artifacts/bench-tpbtf.txt
+# question), on KERNEL: build/vm/bench-tpbtf/artifacts/bench-tpbtf.txt;
+# one vCPU on the instruction counter, as make bench
 bench-tpbtf: $(INITRAMFS)
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
-		--accel $(ACCEL) --timeout 1800 --log-dir $(BUILD)/vm/bench-tpbtf \
+		--accel $(ACCEL) --smp 1 --icount 0 --timeout 1800 \
+		--log-dir $(BUILD)/vm/bench-tpbtf-$(KIND) \
 		--kind $(KIND) --run bench-tpbtf
-	cat $(BUILD)/vm/bench-tpbtf/artifacts/bench-tpbtf.txt
+	cat $(BUILD)/vm/bench-tpbtf-$(KIND)/artifacts/bench-tpbtf.txt
 
 # host decode speed: coretrace report against babeltrace2 on a synthetic
 # capture of DECODE_RECORDS records, one core (bench/decode.md)

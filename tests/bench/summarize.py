@@ -126,6 +126,32 @@ def goals(rows, workload):
     return lines
 
 
+def headline(kernels):
+    """one line per kernel and workload: overhead and bytes per event"""
+    others = [t for t in TRACERS if t not in ("none", "coretrace")]
+    out = ["## Summary", "",
+           "Overhead per traced event in instructions (emulated ns; "
+           "lower is better), coretrace's against perf's, and bytes per "
+           "event on disk:", "",
+           "| kernel | workload | coretrace | " + " | ".join(others)
+           + " | coretrace / perf | bytes/event: coretrace | "
+           + " | ".join(others) + " |",
+           "|---|---|" + "---:|" * (2 * len(others) + 3)]
+    for kind, _, rows in kernels:
+        for workload in ("pingpong", "timersleep", "forkexec"):
+            t = rows.get(workload)
+            if not t or "coretrace" not in t:
+                continue
+            cells = [f"{t[n]['overhead']:.0f}" if n in t else "-"
+                     for n in ["coretrace"] + others]
+            size = [f"{t[n]['bytes_per_event']:.1f}" if n in t else "-"
+                    for n in ["coretrace"] + others]
+            out.append(f"| {kind} | {workload} | " + " | ".join(cells)
+                       + f" | {fmt_ratio(t['coretrace'], t['perf']) if 'perf' in t else '-'} | "
+                       + " | ".join(size) + " |")
+    return out + [""]
+
+
 def main():
     if len(sys.argv) < 4:
         raise SystemExit("usage: summarize.py OUT.md DATE KIND=DIR...")
@@ -157,10 +183,13 @@ def main():
            "- peak RSS: the largest process of the tracer's tree "
            "(busybox time -v, ru_maxrss).",
            ""]
+    kernels = []
     for arg in sys.argv[3:]:
         kind, directory = arg.split("=", 1)
-        runs = read_runs(f"{directory}/bench-runs.txt")
-        rows = summarize_kernel(runs)
+        kernels.append((kind, directory,
+                        summarize_kernel(read_runs(f"{directory}/bench-runs.txt"))))
+    doc += headline(kernels)
+    for kind, directory, rows in kernels:
         with open(f"{directory}/bench-commands.txt") as f:
             commands = f.read().rstrip("\n")
         ring = [line.split() for line in commands.splitlines()
