@@ -221,7 +221,7 @@ bench-decode: coretrace $(MKCAPTURE)
 # tracer overhead: coretrace against perf, trace-cmd and bpftrace on the
 # padded and the stock kernel (bench/results.md); BENCH_PARAMS go to the
 # guest (e.g. BENCH_PARAMS="reps=3 pingpong=5000")
-BENCH_PARAMS	?= reps=7
+BENCH_PARAMS	?= reps=5
 bench-tracers: $(BENCH_INITRAMFS) kernel
 	tests/bench/tracers.sh $(BENCH_INITRAMFS) $(ACCEL) $(BUILD)/vm/bench bench/results.md \
 		padded=$(KERNELS_DIR)/padded.bzImage stock="$(STOCK_KERNEL)" -- $(BENCH_PARAMS)

@@ -79,15 +79,36 @@ const char *ct_comm_cache_get(const struct ct_comm_cache *cache, uint32_t pid)
 	return NULL;
 }
 
+/*
+ * "swapper/CPU", the idle task's name, spelled without snprintf: a
+ * capture names the idle task in every switch to it.
+ */
+static const char *ct_swapper_name(unsigned int cpu, char *buf, size_t len)
+{
+	static const char prefix[] = "swapper/";
+	char digits[10];
+	size_t n = 0, used = sizeof(prefix) - 1;
+
+	do {
+		digits[n++] = (char)('0' + cpu % 10);
+		cpu /= 10;
+	} while (cpu && n < sizeof(digits));
+	if (len < used + n + 1)
+		return "swapper";
+	memcpy(buf, prefix, used);
+	while (n)
+		buf[used++] = digits[--n];
+	buf[used] = '\0';
+	return buf;
+}
+
 const char *ct_comm_name(const struct ct_comm_cache *cache, uint32_t pid,
 			 unsigned int cpu, char *buf, size_t len)
 {
 	const char *comm;
 
-	if (pid == 0) {
-		snprintf(buf, len, "swapper/%u", cpu);
-		return buf;
-	}
+	if (pid == 0)
+		return ct_swapper_name(cpu, buf, len);
 	comm = cache ? ct_comm_cache_get(cache, pid) : NULL;
 	return comm ? comm : "<...>";
 }

@@ -223,6 +223,31 @@ static void ct_put(unsigned char **p, const void *src, size_t n)
 	*p += n;
 }
 
+/*
+ * A number field: its sizes spelled out so each copy is one move, not a
+ * call to memcpy (this runs for every field of every record).
+ */
+static void ct_put_field(unsigned char **p, const void *src, size_t n)
+{
+	switch (n) {
+	case 1:
+		**p = *(const unsigned char *)src;
+		break;
+	case 2:
+		memcpy(*p, src, 2);
+		break;
+	case 4:
+		memcpy(*p, src, 4);
+		break;
+	case 8:
+		memcpy(*p, src, 8);
+		break;
+	default:
+		memcpy(*p, src, n);
+	}
+	*p += n;
+}
+
 /* The event header for @ts, from the clock the reader will have. */
 static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
 			  uint8_t id, uint64_t ts)
@@ -269,7 +294,7 @@ static size_t ct_ctf_serialize(const struct ct_ctf *ctf, struct ct_ctf_stream *s
 			*p++ = '\0';
 			break;
 		default:
-			ct_put(&p, raw + field->offset, field->size);
+			ct_put_field(&p, raw + field->offset, field->size);
 		}
 	}
 	return (size_t)(p - out);

@@ -25,15 +25,31 @@ for p in "$@"; do
 	params="$params --param $p"
 done
 
-dirs=
+# the kernels boot side by side: on the instruction counter a guest's
+# timings do not depend on what else the host runs
+dirs= pids=
 for k in $kernels; do
 	kind=${k%%=*} image=${k#*=}
 	[ -r "$image" ] || { echo "bench: no kernel image '$image' for $kind" >&2; exit 1; }
+	mkdir -p "$logdir/$kind"
 	# shellcheck disable=SC2086
 	tests/vm/run-vm.sh --kernel "$image" --initrd "$initramfs" --accel "$accel" \
-		--smp 1 --icount 0 --mem 2048 --timeout 5400 --log-dir "$logdir/$kind" --kind "$kind" \
-		--run bench-tracers $params
+		--smp 1 --icount 0 --mem 2048 --timeout 5400 --log-dir "$logdir/$kind" \
+		--kind "$kind" --run bench-tracers $params > "$logdir/$kind.log" 2>&1 &
+	pids="$pids $!"
 	dirs="$dirs $kind=$logdir/$kind/artifacts"
+	echo "bench: $kind booting, log $logdir/$kind.log"
 done
+failed=0
+for pid in $pids; do
+	wait "$pid" || failed=1
+done
+for k in $kernels; do
+	tail -n 1 "$logdir/${k%%=*}.log"
+done
+if [ "$failed" -ne 0 ]; then
+	echo "bench: a guest failed; see the logs above" >&2
+	exit 1
+fi
 # shellcheck disable=SC2086
 python3 tests/bench/summarize.py "$out" "$(date -u '+%Y-%m-%d %H:%M UTC')" $dirs

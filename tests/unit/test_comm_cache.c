@@ -25,6 +25,14 @@ static void test_basic(void)
 	CT_CHECK_STR(ct_comm_cache_get(&cache, 7), "0123456789abcde");
 
 	CT_CHECK_STR(ct_comm_name(&cache, 0, 3, buf, sizeof(buf)), "swapper/3");
+	CT_CHECK_STR(ct_comm_name(&cache, 0, 0, buf, sizeof(buf)), "swapper/0");
+	CT_CHECK_STR(ct_comm_name(&cache, 0, 407, buf, sizeof(buf)), "swapper/407");
+	CT_CHECK_STR(ct_comm_name(&cache, 0, 4294967295u, buf, sizeof(buf)),
+		     "swapper/4294967295");
+	/* no room for the number: the name alone, the buffer untouched */
+	strcpy(buf, "x");
+	CT_CHECK_STR(ct_comm_name(&cache, 0, 12, buf, 10), "swapper");
+	CT_CHECK_STR(buf, "x");
 	CT_CHECK_STR(ct_comm_name(&cache, 42, 3, buf, sizeof(buf)), "make");
 	CT_CHECK_STR(ct_comm_name(&cache, 99, 3, buf, sizeof(buf)), "<...>");
 	CT_CHECK_STR(ct_comm_name(NULL, 99, 3, buf, sizeof(buf)), "<...>");
