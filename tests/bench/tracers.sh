@@ -10,7 +10,7 @@
 #   tracers.sh INITRAMFS ACCEL LOGDIR OUT KIND=BZIMAGE... [-- NAME=VALUE...]
 #
 # NAME=VALUE pairs after -- go to the guest (reps, pingpong, timersleep,
-# forkexec, workloads, tracers: see tests/guest/bench-tracers).
+# forkexec, workloads, tracers, events: see tests/guest/bench-tracers).
 set -eu
 initramfs=$1 accel=$2 logdir=$3 out=$4
 shift 4
