@@ -180,18 +180,12 @@ static __always_inline void ct_count_filtered(__u32 event_type)
 		counts->filtered++;
 }
 
-/*
- * The helper is called only when it matters: with the option off at load
- * the verifier drops the branch, and a call made before the test would
- * stay (helper calls are not removed as dead code).
- */
 static __always_inline void *ct_ring_for_cpu(void)
 {
-	__u32 cpu;
+	__u32 cpu = bpf_get_smp_processor_id();
 
 	if (!ct_per_cpu_rings)
 		return &ct_ring;
-	cpu = bpf_get_smp_processor_id();
 	return bpf_map_lookup_elem(&ct_rings, &cpu);
 }
 
@@ -237,11 +231,10 @@ static __always_inline void ct_submit(void *rec)
 /* -C: did this hit fire on an allowed CPU? */
 static __always_inline bool ct_cpu_ok(void)
 {
-	__u32 cpu;
+	__u32 cpu = bpf_get_smp_processor_id();
 
 	if (!ct_filter_cpus)
 		return true;
-	cpu = bpf_get_smp_processor_id();
 	return cpu < CT_MAX_CPUS && ct_cpu_allowed[cpu & (CT_MAX_CPUS - 1)];
 }
 

@@ -27,7 +27,7 @@ done
 
 # the kernels boot side by side: on the instruction counter a guest's
 # timings do not depend on what else the host runs
-dirs= pids=
+dirs='' pids=''
 for k in $kernels; do
 	kind=${k%%=*} image=${k#*=}
 	[ -r "$image" ] || { echo "bench: no kernel image '$image' for $kind" >&2; exit 1; }
