@@ -4,12 +4,14 @@
  * over two pipes, so every round trip is two context switches between
  * exactly these two pids.
  *
- *   pingpong [-n ROUNDS] [-c CPU] [-w MS]
+ *   pingpong [-n ROUNDS] [-c CPU] [-w MS] [-g FILE]
  *
  * The parent is named "ct-ping", the child renames itself "ct-pong" before
  * the first round. With -w, it prints "pingpong: started ping=PID
  * pong=PID" once both are ready and waits MS milliseconds before the
- * first round (so a tracer can be pointed at the pids). On success the
+ * first round (so a tracer can be pointed at the pids); with -g it prints
+ * the same and starts once FILE exists (a tracer's start can take longer
+ * than any fixed wait under emulation; 120 s at most). On success the
  * last line on stdout is
  *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T
  */
@@ -60,7 +62,8 @@ static int pong(int rfd, int wfd, long rounds)
 
 int main(int argc, char **argv)
 {
-	long rounds = 1000, i, wait_ms = 0;
+	long rounds = 1000, i, wait_ms = 0, polls;
+	const char *gate = NULL;
 	long long start;
 	int cpu = 0, opt, status;
 	int to_pong[2], to_ping[2];
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
 	char byte = 'p';
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "n:c:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:w:g:")) != -1) {
 		switch (opt) {
 		case 'n':
 			rounds = strtol(optarg, NULL, 10);
@@ -79,8 +82,11 @@ int main(int argc, char **argv)
 		case 'w':
 			wait_ms = strtol(optarg, NULL, 10);
 			break;
+		case 'g':
+			gate = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: pingpong [-n ROUNDS] [-c CPU] [-w MS]\n");
+			fprintf(stderr, "usage: pingpong [-n ROUNDS] [-c CPU] [-w MS] [-g FILE]\n");
 			return 2;
 		}
 	}
@@ -113,11 +119,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pingpong: child did not start\n");
 		return 1;
 	}
-	if (wait_ms > 0) {
+	if (wait_ms > 0 || gate) {
 		printf("pingpong: started ping=%d pong=%d\n", (int)getpid(),
 		       (int)child);
 		fflush(stdout);
 		usleep((useconds_t)wait_ms * 1000);
+	}
+	for (polls = 0; gate && access(gate, F_OK); polls++) {
+		if (polls == 12000) {
+			fprintf(stderr, "pingpong: %s did not appear\n", gate);
+			return 1;
+		}
+		usleep(10000);
 	}
 	start = now_ns();
 	for (i = 0; i < rounds; i++) {
