@@ -17,7 +17,9 @@ BPFTOOL		?= bpftool
 # runs it hung within 7 attach cycles, every time we tried
 ACCEL		?= tcg,thread=single
 VM_TIMEOUT	?= 900
-STOCK_KERNEL	:= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
+# expanded when a recipe runs, not when make reads this file: on a fresh
+# machine deps-check installs linux-image-amd64 first
+STOCK_KERNEL	= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
 # a KERNEL=... from the command line is a user's own kernel: KIND=other
 KIND		?= $(if $(filter command line,$(origin KERNEL)),other,stock)
 KERNEL		?= $(STOCK_KERNEL)
