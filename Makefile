@@ -152,6 +152,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	@echo "$(FUZZ_REPLAY) tests/fuzz/corpus/* tests/fuzz/crashers/*"
 	@$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
+	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
@@ -159,7 +160,8 @@ fuzz: $(FUZZ_BIN)
 vm-test: $(INITRAMFS)
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) \
-		--log-dir $(BUILD)/vm/$(KIND) --kind $(KIND) --run guest-tests
+		--log-dir $(BUILD)/vm/$(KIND) --kind $(KIND) --run guest-tests \
+		--param tests=$(words $(wildcard tests/guest/t_*))
 	tests/vm/check-capture.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-render.sh $(BUILD)/vm/$(KIND)/artifacts
 

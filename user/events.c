@@ -52,6 +52,69 @@ void ct_buf_json_str(struct ct_buf *b, const char *s, size_t max)
 	ct_buf_putc(b, '"');
 }
 
+/*
+ * Text for a terminal: a control byte, a byte outside ASCII (task names are
+ * bytes, not UTF-8) and a backslash become \xNN, as ls -b and systemd write
+ * them, so no process can make coretrace send escape sequences to the
+ * terminal of whoever reads its output. Copies @n bytes of @src (stopping at
+ * a NUL) to @dst, cut to @cap - 1 bytes and terminated; returns the length.
+ */
+size_t ct_text_escape(char *dst, size_t cap, const char *src, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, pos = 0;
+
+	if (!cap)
+		return 0;
+	for (i = 0; i < n && src[i]; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			if (pos + 1 >= cap)
+				break;
+			dst[pos++] = (char)c;
+			continue;
+		}
+		if (pos + 4 >= cap)
+			break;
+		dst[pos++] = '\\';
+		dst[pos++] = 'x';
+		dst[pos++] = hex[c >> 4];
+		dst[pos++] = hex[c & 0xf];
+	}
+	dst[pos] = '\0';
+	return pos;
+}
+
+/* Writes @n bytes of @line and a newline, escaped for a terminal. */
+void ct_put_text_line(FILE *out, const char *line, size_t n)
+{
+	char escaped[4 * 1024 + 1];
+	size_t len;
+
+	if (ct_text_needs_escape(line, n)) {
+		len = ct_text_escape(escaped, sizeof(escaped), line, n);
+		fwrite(escaped, 1, len, out);
+	} else {
+		fwrite(line, 1, n, out);
+	}
+	fputc('\n', out);
+}
+
+/* True when @s (up to @n bytes) needs ct_text_escape. */
+bool ct_text_needs_escape(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			return true;
+	}
+	return false;
+}
+
 const char *ct_task_state_str(unsigned int state, char *buf, size_t len)
 {
 	static const char letters[] = "SDTtXZPI";

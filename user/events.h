@@ -7,8 +7,10 @@
 #ifndef CORETRACE_EVENTS_H
 #define CORETRACE_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "ct_abi.h"
 #include "comm_cache.h"
 #include "ksyms.h"
@@ -78,6 +80,9 @@ struct ct_buf {
 void ct_buf_printf(struct ct_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ct_buf_json_str(struct ct_buf *b, const char *s, size_t max);
+size_t ct_text_escape(char *dst, size_t cap, const char *src, size_t n);
+bool ct_text_needs_escape(const char *s, size_t n);
+void ct_put_text_line(FILE *out, const char *line, size_t n);
 
 struct ct_event_desc {
 	enum ct_event_type type;

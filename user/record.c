@@ -121,8 +121,12 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	if (n > 0 && !s->out_closed) {
 		if ((size_t)n >= sizeof(s->line))
 			n = sizeof(s->line) - 1;
-		s->line[n] = '\n';
-		fwrite(s->line, 1, (size_t)n + 1, s->out);
+		if (s->opts->format == CT_FORMAT_TEXT) {
+			ct_put_text_line(s->out, s->line, (size_t)n);
+		} else {
+			s->line[n] = '\n';
+			fwrite(s->line, 1, (size_t)n + 1, s->out);
+		}
 	}
 	ct_learn_names(&rec, &s->comms, &s->irqs);
 	return 0;

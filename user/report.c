@@ -29,8 +29,12 @@ static void ct_print_record(struct ct_report_ctx *c, const union ct_record *rec)
 	if (n > 0) {
 		if ((size_t)n >= sizeof(c->line))
 			n = sizeof(c->line) - 1;
-		fwrite(c->line, 1, (size_t)n, stdout);
-		fputc('\n', stdout);
+		if (c->opts->out == CT_REPORT_JSON) {
+			fwrite(c->line, 1, (size_t)n, stdout);
+			fputc('\n', stdout);
+		} else {
+			ct_put_text_line(stdout, c->line, (size_t)n);
+		}
 	}
 }
 
@@ -73,7 +77,7 @@ static void ct_timehist_line(void *data, const struct ct_an_task *t,
 			      ct_ms(t->run_delay_ns), ct_ms(ts - t->in_at));
 	}
 	if (b.pos < sizeof(c->line))
-		puts(c->line);
+		ct_put_text_line(stdout, c->line, b.pos);
 }
 
 static int ct_latency_cmp(const void *pa, const void *pb)
@@ -89,7 +93,7 @@ static int ct_latency_cmp(const void *pa, const void *pb)
 static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 			   bool first)
 {
-	char name[CT_COMM_LEN + 16];
+	char name[CT_COMM_LEN + 16], escaped[4 * sizeof(name)];
 	const char *comm = ct_comm_name(&c->comms, t->tid, 0, name, sizeof(name));
 	double avg = t->delays ? ct_ms(t->delay_sum_ns) / (double)t->delays : 0;
 
@@ -111,7 +115,8 @@ static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 		return;
 	}
 	snprintf(name, sizeof(name), "%s:%u", comm, t->tid);
-	printf("  %-24s %12.3f %9llu %13.3f %13.3f %15.6f\n", name,
+	ct_text_escape(escaped, sizeof(escaped), name, sizeof(name));
+	printf("  %-24s %12.3f %9llu %13.3f %13.3f %15.6f\n", escaped,
 	       ct_ms(t->total_runtime_ns), (unsigned long long)t->total_switches,
 	       avg, ct_ms(t->delay_max_ns), (double)t->delay_max_at / 1e9);
 }

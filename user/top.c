@@ -289,15 +289,20 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 			const struct ct_top_row *rows, size_t n,
 			const char *title)
 {
+	char escaped[4 * sizeof(rows->description)];
 	size_t i;
 
-	fprintf(out, "coretrace top: %s, %.2f s, %llu records%s\n\n", title,
+	ct_text_escape(escaped, sizeof(escaped), title, strlen(title));
+	fprintf(out, "coretrace top: %s, %.2f s, %llu records%s\n\n", escaped,
 		ct_window_s(a), (unsigned long long)a->records,
 		a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
 	fputs("      Usage   Events/s  Category   Description\n", out);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		ct_text_escape(escaped, sizeof(escaped), rows[i].description,
+			       sizeof(rows[i].description));
 		fprintf(out, "%7.1f ms/s %10.1f  %-9s  %s\n", rows[i].usage_ms,
-			rows[i].events, rows[i].category, rows[i].description);
+			rows[i].events, rows[i].category, escaped);
+	}
 	ct_cpu_text(out, a);
 }
 

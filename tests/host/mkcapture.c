@@ -8,12 +8,15 @@
  * least once, on one clock shared by the CPUs. Halfway, the machine goes
  * quiet for 5 s, so every stream needs an extended event header. Its 64
  * timer and work functions are named in the capture (coretrace_ksym).
- * Prints "EVENT COUNT" per CTF event name.
+ * Prints "EVENT COUNT" per CTF event name: the records it fed the writer,
+ * counted here, not by the writer. -x names task 1003 with a terminal
+ * escape sequence and a newline, as any process can name itself.
  *
- *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] DIR
+ *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] [-x] DIR
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,9 @@ struct mk_state {
 	uint64_t clock;			/* ns, shared by the CPUs */
 	uint32_t *current;		/* per CPU */
 	uint64_t left, rng;
+	uint64_t fed[CT_EV_MAX];	/* records given to the writer */
 	int ncpus;
+	bool hostile_name;
 };
 
 static uint32_t mk_rand(struct mk_state *m, uint32_t below)
@@ -68,6 +73,7 @@ static void mk_emit(struct mk_state *m, const union ct_record *r)
 	if (r->hdr.type == CT_EV_COMM)
 		ct_comm_cache_set(&m->comms, r->comm.pid, r->comm.comm);
 	ct_ctf_add(&m->ctf, r, 0);
+	m->fed[r->hdr.type]++;
 	m->left--;
 }
 
@@ -105,6 +111,8 @@ static void mk_names(struct mk_state *m)
 		mk_rec(m, &r, CT_EV_COMM, 0, 1);
 		r.comm.pid = 1000 + (uint32_t)i;
 		snprintf(r.comm.comm, sizeof(r.comm.comm), "task-%d", i);
+		if (i == 3 && m->hostile_name)
+			memcpy(r.comm.comm, "ev\033]0;il\007\n\033[2J", 15);
 		mk_emit(m, &r);
 	}
 	for (i = 0; i < MK_IRQS; i++) {
@@ -263,7 +271,7 @@ int main(int argc, char **argv)
 	struct ct_ksyms ksyms;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "n:c:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:x")) != -1) {
 		switch (opt) {
 		case 'n':
 			records = strtoull(optarg, NULL, 0);
@@ -273,6 +281,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			m.rng = strtoull(optarg, NULL, 0) | 1;
+			break;
+		case 'x':
+			m.hostile_name = true;
 			break;
 		default:
 			goto usage;
@@ -294,7 +305,7 @@ int main(int argc, char **argv)
 	mk_run(&m, records);
 	for (i = 0; i < CT_EV_MAX; i++)
 		printf("%s %llu\n", ct_ctf_events[i].name,
-		       (unsigned long long)m.ctf.type_events[i]);
+		       (unsigned long long)m.fed[i]);
 	printf("coretrace_ksym %llu\n", (unsigned long long)m.ctf.ksym_events);
 	if (ct_ctf_close(&m.ctf)) {
 		fprintf(stderr, "mkcapture: writing %s failed\n", argv[optind]);
@@ -302,6 +313,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: mkcapture [-n RECORDS>=1000] [-c CPUS>=2] [-s SEED] DIR\n");
+	fprintf(stderr, "usage: mkcapture [-n RECORDS>=1000] [-c CPUS>=2] [-s SEED] [-x] DIR\n");
 	return 2;
 }

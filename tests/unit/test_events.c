@@ -226,6 +226,39 @@ static void test_format_small_buffer(void)
 	}
 }
 
+/*
+ * A formatted line is terminated where ct_format says it ends, and what a
+ * terminal gets of it (JSON as it is, text through ct_text_escape) holds
+ * no control byte and nothing outside ASCII.
+ */
+static bool ct_line_printable(enum ct_format fmt, const union ct_record *rec,
+			      const struct ct_print_ctx *pctx, char *line,
+			      size_t len)
+{
+	char escaped[4 * 512 + 1];
+	const char *out = line;
+	size_t i;
+	int n;
+
+	memset(line, '#', len);
+	n = ct_format(fmt, rec, pctx, line, len);
+	if (n < 0)
+		return false;
+	/* a line that does not fit is cut and terminated in the buffer */
+	if ((size_t)n >= len)
+		n = (int)len - 1;
+	if (line[n] != '\0' || strlen(line) != (size_t)n)
+		return false;
+	if (fmt == CT_FORMAT_TEXT) {
+		ct_text_escape(escaped, sizeof(escaped), line, (size_t)n);
+		out = escaped;
+	}
+	for (i = 0; out[i]; i++)
+		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
+			return false;
+	return true;
+}
+
 /* Random bytes: decode either refuses or yields something printable. */
 static void test_decode_random(void)
 {
@@ -255,9 +288,10 @@ static void test_decode_random(void)
 		if (rec.hdr.type >= CT_EV_MAX ||
 		    len < ct_events[rec.hdr.type].size)
 			bad++;
-		if (ct_format(CT_FORMAT_TEXT, &rec, &pctx, line, sizeof(line)) < 0 ||
-		    ct_format(CT_FORMAT_JSON, &rec, &pctx, line, sizeof(line)) < 0 ||
-		    !memchr(line, '\0', sizeof(line)))
+		if (!ct_line_printable(CT_FORMAT_TEXT, &rec, &pctx, line,
+				       sizeof(line)) ||
+		    !ct_line_printable(CT_FORMAT_JSON, &rec, &pctx, line,
+				       sizeof(line)))
 			bad++;
 		if (rec.hdr.type == CT_EV_COMM)
 			ct_comm_cache_set(&cache, rec.comm.pid, rec.comm.comm);
@@ -268,8 +302,48 @@ static void test_decode_random(void)
 	ct_comm_cache_free(&cache);
 }
 
+/* Text for a terminal: control bytes, non-ASCII and backslash escaped. */
+static void test_text_escape(void)
+{
+	char out[64], small[9], line[256];
+	FILE *f;
+	size_t n;
+
+	CT_CHECK_INT(ct_text_escape(out, sizeof(out), "plain name", 64), 10);
+	CT_CHECK_STR(out, "plain name");
+	CT_CHECK(!ct_text_needs_escape("plain name", 64));
+	ct_text_escape(out, sizeof(out), "\033]0;pwned\007\n", 64);
+	CT_CHECK_STR(out, "\\x1b]0;pwned\\x07\\x0a");
+	CT_CHECK(ct_text_needs_escape("a\033b", 64));
+	ct_text_escape(out, sizeof(out), "a\\b\x7f\xc3\xa9", 64);
+	CT_CHECK_STR(out, "a\\x5cb\\x7f\\xc3\\xa9");
+	/* @n bounds the source: a comm array without a NUL */
+	ct_text_escape(out, sizeof(out), "abcdef", 3);
+	CT_CHECK_STR(out, "abc");
+	/* never a partial escape, always terminated */
+	n = ct_text_escape(small, sizeof(small), "ab\033cd\033", 64);
+	CT_CHECK_STR(small, "ab\\x1bcd");
+	CT_CHECK_INT(n, 8);
+	n = ct_text_escape(small, 6, "ab\033", 64);
+	CT_CHECK_STR(small, "ab");
+	CT_CHECK_INT(ct_text_escape(small, 0, "ab", 2), 0);
+
+	f = tmpfile();
+	CT_CHECK(f != NULL);
+	if (!f)
+		return;
+	ct_put_text_line(f, "comm=\033[2Jx pid=1", 19);
+	ct_put_text_line(f, "clean", 5);
+	rewind(f);
+	n = fread(line, 1, sizeof(line) - 1, f);
+	line[n] = '\0';
+	CT_CHECK_STR(line, "comm=\\x1b[2Jx pid=1\nclean\n");
+	fclose(f);
+}
+
 void test_events(void)
 {
+	test_text_escape();
 	test_table();
 	test_decode_good();
 	test_decode_hostile();
