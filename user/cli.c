@@ -910,3 +910,22 @@ int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err)
 	}
 	return CT_PARSE_OK;
 }
+
+int ct_close_output(FILE *f, const char *who, const char *what)
+{
+	FILE *out = f ? f : stdout;
+	int failed, err;
+
+	errno = 0;
+	failed = fflush(out) || ferror(out);
+	err = errno;
+	if (f && fclose(f) && !failed) {
+		failed = 1;
+		err = errno;
+	}
+	if (!failed)
+		return 0;
+	fprintf(stderr, "%s: writing %s failed: %s\n", who, what,
+		err ? strerror(err) : "an earlier write failed");
+	return -1;
+}

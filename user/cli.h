@@ -129,5 +129,11 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 int ct_parse_count(const char *arg, unsigned int *count);
 
 void ct_usage(FILE *out);
+/*
+ * Flushes and closes @f (NULL: stdout, flushed and checked, left open);
+ * a write error is one line "WHO: writing WHAT failed: reason" on stderr.
+ * 0, or -1 after saying why.
+ */
+int ct_close_output(FILE *f, const char *who, const char *what);
 
 #endif /* CORETRACE_CLI_H */

@@ -201,6 +201,13 @@ int ct_convert(const struct ct_convert_opts *opts)
 		fprintf(stderr, "coretrace convert: %s\n", reader.error);
 		goto out;
 	}
+	err = ct_output_check(opts->perfetto, opts->dir, reader.error,
+			      sizeof(reader.error));
+	if (err) {
+		fprintf(stderr, "coretrace convert: %s\n", reader.error);
+		err = -EINVAL;
+		goto out;
+	}
 	s->out = fopen(opts->perfetto, "w");
 	if (!s->out) {
 		err = -errno;
@@ -218,8 +225,8 @@ int ct_convert(const struct ct_convert_opts *opts)
 			cv_end_run(s, cpu, s->last_switch);
 	cv_names(s);
 	fputs("\n]}\n", s->out);
-	if (fclose(s->out) && !err)
-		err = -errno;
+	if (ct_close_output(s->out, "coretrace convert", opts->perfetto) && !err)
+		err = -EIO;
 	if (!err)
 		fprintf(stderr, "coretrace convert: %llu records into %llu trace events in %s\n",
 			reader.records, (unsigned long long)s->events, opts->perfetto);

@@ -24,28 +24,79 @@ static int ct_fail(struct ct_ctf_reader *r, const char *file, size_t offset,
 	return -EINVAL;
 }
 
-static int ct_read_file(const char *path, unsigned char **data, size_t *len,
-			size_t max)
+/*
+ * Opens @path for reading only if it is a regular file: a FIFO would block
+ * the open (O_NONBLOCK keeps it from doing so), a directory or a device is
+ * no part of a capture. Returns the descriptor or -errno; -EFTYPE_CT for a
+ * file of the wrong kind, which ct_kind_error() names.
+ */
+#define EFTYPE_CT	(-1000)
+
+static int ct_open_regular(const char *path, struct stat *st)
 {
-	struct stat st;
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return EFTYPE_CT;
+	}
+	/* reads of a regular file do not block: back to blocking mode */
+	fcntl(fd, F_SETFL, 0);
+	return fd;
+}
+
+/* What a file of the wrong kind is, for the one sentence that says so. */
+static const char *ct_kind_error(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory, not a file";
+	if (S_ISFIFO(mode))
+		return "a FIFO, not a regular file";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device, not a regular file";
+	if (S_ISSOCK(mode))
+		return "a socket, not a regular file";
+	return "not a regular file";
+}
+
+static int ct_read_file(const char *path, unsigned char **data, size_t *len,
+			size_t max, struct stat *st)
+{
+	ssize_t n;
+	int fd;
 
 	*data = NULL;
 	*len = 0;
-	if (!f)
-		return -errno;
-	if (fstat(fileno(f), &st) || (size_t)st.st_size > max) {
-		fclose(f);
+	fd = ct_open_regular(path, st);
+	if (fd < 0)
+		return fd;
+	if ((size_t)st->st_size > max) {
+		close(fd);
 		return -EFBIG;
 	}
-	*data = malloc((size_t)st.st_size + 1);
+	*data = malloc((size_t)st->st_size + 1);
 	if (!*data) {
-		fclose(f);
+		close(fd);
 		return -ENOMEM;
 	}
-	*len = fread(*data, 1, (size_t)st.st_size, f);
+	while (*len < (size_t)st->st_size) {
+		n = read(fd, *data + *len, (size_t)st->st_size - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
 	(*data)[*len] = '\0';
-	fclose(f);
+	close(fd);
 	return 0;
 }
 
@@ -105,6 +156,73 @@ int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 	return 0;
 }
 
+static bool ct_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* True when a file of directory @dir is the file @target. */
+static bool ct_dir_holds(const char *dir, const struct stat *target)
+{
+	char path[4096];
+	struct dirent *e;
+	struct stat st;
+	bool found = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		found = !stat(path, &st) && ct_same_file(&st, target);
+	}
+	closedir(d);
+	return found;
+}
+
+int ct_output_check(const char *out, const char *dir, char *why, size_t len)
+{
+	char parent[4096];
+	struct stat cap, st;
+	char *slash;
+
+	if (!*out) {
+		snprintf(why, len, "the output file's name is empty");
+		return -EINVAL;
+	}
+	if (stat(dir, &cap))
+		return 0;	/* the reader says what is wrong with it */
+	if (!stat(out, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "%.4000s: is a directory; name a file to write", out);
+			return -EISDIR;
+		}
+		if (ct_dir_holds(dir, &st)) {
+			snprintf(why, len, "%.4000s: is a file of the capture being read (%.300s); writing it would destroy the capture",
+				 out, dir);
+			return -EEXIST;
+		}
+	}
+	if (snprintf(parent, sizeof(parent), "%s", out) >= (int)sizeof(parent)) {
+		snprintf(why, len, "%.300s...: path longer than %zu bytes", out, sizeof(parent) - 1);
+		return -ENAMETOOLONG;
+	}
+	slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (!stat(parent, &st) && ct_same_file(&st, &cap)) {
+		snprintf(why, len, "%.4000s: is inside the capture being read (%.300s), where CTF readers take every file for a stream; write it elsewhere",
+			 out, dir);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 {
 	char path[4096];
@@ -112,15 +230,39 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 	size_t len;
 	int err;
 
+	struct stat st;
+
 	memset(r, 0, sizeof(*r));
 	r->dir = dir;
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	err = ct_read_file(path, &meta, &len, CT_META_MAX);
+	if (!*dir) {
+		snprintf(r->error, sizeof(r->error),
+			 "the capture directory's name is empty");
+		return -EINVAL;
+	}
+	if (stat(dir, &st)) {
+		err = -errno;
+		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", dir,
+			 strerror(-err));
+		return err;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(r->error, sizeof(r->error),
+			 "%.4000s: not a directory (a capture is the directory coretrace record -o wrote)",
+			 dir);
+		return -ENOTDIR;
+	}
+	if (snprintf(path, sizeof(path), "%s/metadata", dir) >= (int)sizeof(path)) {
+		snprintf(r->error, sizeof(r->error),
+			 "%.300s...: path longer than %zu bytes", dir, sizeof(path) - 1);
+		return -ENAMETOOLONG;
+	}
+	err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
 	if (err) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
-			 err == -EFBIG ? "too large for a coretrace metadata file"
-				       : strerror(-err));
-		return err;
+			 err == -EFBIG ? "too large for a coretrace metadata file" :
+			 err == EFTYPE_CT ? ct_kind_error(st.st_mode) :
+			 strerror(-err));
+		return err == EFTYPE_CT ? -EINVAL : err;
 	}
 	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
 	free(meta);
@@ -449,9 +591,11 @@ static int ct_open_cursors(struct ct_ctf_reader *r, struct ct_cursor **out)
 		if (!c)
 			continue;
 		ct_cursor_init(&c[i], r, path);
-		c[i].fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (c[i].fd < 0 || fstat(c[i].fd, &st))
-			ct_cursor_fail(&c[i], 0, strerror(errno));
+		c[i].fd = ct_open_regular(path, &st);
+		if (c[i].fd == EFTYPE_CT)
+			ct_cursor_fail(&c[i], 0, ct_kind_error(st.st_mode));
+		else if (c[i].fd < 0)
+			ct_cursor_fail(&c[i], 0, strerror(-c[i].fd));
 		else if (!st.st_size)
 			ct_cursor_fail(&c[i], 0,
 				       "empty stream file (a stream holds at least one packet)");

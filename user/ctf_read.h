@@ -42,4 +42,11 @@ int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 			 const unsigned char *data, size_t len,
 			 ct_ctf_record_cb cb, void *ctx);
 
+/*
+ * Whether a command reading capture @dir may write @out: not a file of the
+ * capture, not inside it (CTF readers take every file there for a stream),
+ * not a directory. 0, or -errno with one sentence in @why.
+ */
+int ct_output_check(const char *out, const char *dir, char *why, size_t len);
+
 #endif /* CORETRACE_CTF_READ_H */

@@ -233,6 +233,7 @@ int ct_report(const struct ct_report_opts *opts)
 {
 	struct ct_ctf_reader reader;
 	struct ct_report_ctx *c = calloc(1, sizeof(*c));
+	bool write_failed = false;
 	int err = -1;
 
 	if (c && !ct_report_init(c, opts)) {
@@ -246,8 +247,10 @@ int ct_report(const struct ct_report_opts *opts)
 			if (!err || reader.records)
 				ct_report_end(c);
 		}
-		fflush(stdout);
-		ct_report_summary(&reader, err, opts->dir);
+		if (ct_close_output(NULL, "coretrace report", "the report to standard output"))
+			write_failed = true;
+		else
+			ct_report_summary(&reader, err, opts->dir);
 	} else {
 		fprintf(stderr, "coretrace: out of memory\n");
 	}
@@ -256,5 +259,7 @@ int ct_report(const struct ct_report_opts *opts)
 		ct_comm_cache_free(&c->comms);
 	}
 	free(c);
+	if (write_failed)
+		return CT_EXIT_FAILURE;
 	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
 }

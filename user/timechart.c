@@ -420,6 +420,7 @@ static int tc_draw(struct tc_chart *c)
 int ct_timechart(const struct ct_timechart_opts *opts)
 {
 	struct tc_chart *c = calloc(1, sizeof(*c));
+	char why[4608];
 	int err = -ENOMEM;
 
 	if (!c || ct_comm_cache_init(&c->comms, 65536) ||
@@ -428,6 +429,12 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		goto out;
 	}
 	c->opts = opts;
+	err = ct_output_check(opts->output, opts->dir, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "coretrace timechart: %s\n", why);
+		err = -EINVAL;
+		goto out;
+	}
 	err = tc_pass(c, tc_learn);
 	if (err)
 		goto out;
@@ -444,8 +451,8 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		goto out;
 	}
 	err = tc_draw(c);
-	if (fclose(c->out) && !err)
-		err = -errno;
+	if (ct_close_output(c->out, "coretrace timechart", opts->output) && !err)
+		err = -EIO;
 	if (!err)
 		fprintf(stderr, "coretrace timechart: %s: %d lanes, %llu elements\n",
 			opts->output, c->nlanes, (unsigned long long)c->elements);

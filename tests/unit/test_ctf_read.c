@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "ct_test.h"
+#include "cli.h"
 #include "ctf_read.h"
 
 struct collected {
@@ -283,6 +284,62 @@ static void test_ksym(void)
 	CT_CHECK_INT(system(cmd), 0);
 }
 
+/* What is not a capture's directory, and outputs a reader may not write. */
+static void test_capture_paths(const char *dir)
+{
+	char why[4608], path[5000], copy[300];
+	struct ct_ctf_reader reader;
+
+	CT_CHECK(ct_ctf_reader_open(&reader, "") != 0);
+	CT_CHECK_STR(reader.error, "the capture directory's name is empty");
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CT_CHECK(ct_ctf_reader_open(&reader, path) != 0);
+	CT_CHECK(strstr(reader.error, "metadata: not a directory") != NULL);
+	memset(path, 'a', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	CT_CHECK(ct_ctf_reader_open(&reader, path) != 0);
+	CT_CHECK(strstr(reader.error, "File name too long") != NULL);
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	CT_CHECK(ct_ctf_reader_open(&reader, path) != 0);
+	CT_CHECK(strstr(reader.error, "missing: No such file or directory") != NULL);
+
+	/* the capture's own files, by any name, and anything inside it */
+	snprintf(path, sizeof(path), "%s/stream_1", dir);
+	CT_CHECK_INT(ct_output_check(path, dir, why, sizeof(why)), -EEXIST);
+	CT_CHECK(strstr(why, "is a file of the capture being read") != NULL);
+	snprintf(path, sizeof(path), "%s/../%s/metadata", dir, strrchr(dir, '/') + 1);
+	CT_CHECK_INT(ct_output_check(path, dir, why, sizeof(why)), -EEXIST);
+	snprintf(path, sizeof(path), "%s/chart.svg", dir);
+	CT_CHECK_INT(ct_output_check(path, dir, why, sizeof(why)), -EEXIST);
+	CT_CHECK(strstr(why, "is inside the capture being read") != NULL);
+	snprintf(copy, sizeof(copy), "%s-link", dir);
+	shell("ln -sf %s/stream_1 %s-link", dir);
+	CT_CHECK_INT(ct_output_check(copy, dir, why, sizeof(why)), -EEXIST);
+	CT_CHECK_INT(ct_output_check(dir, dir, why, sizeof(why)), -EISDIR);
+	CT_CHECK_INT(ct_output_check("", dir, why, sizeof(why)), -EINVAL);
+	snprintf(copy, sizeof(copy), "%s-out.svg", dir);
+	CT_CHECK_INT(ct_output_check(copy, dir, why, sizeof(why)), 0);
+	CT_CHECK_INT(ct_output_check("chart.svg", dir, why, sizeof(why)), 0);
+	shell("rm -f %s-link", dir);
+
+	/* a write error is reported, with the file's name */
+	{
+		FILE *full = fopen("/dev/full", "w");
+
+		CT_CHECK(full != NULL);
+		if (full) {
+			fputs("x", full);
+			CT_CHECK_INT(ct_close_output(full, "unit", "/dev/full"), -1);
+		}
+		full = fopen("/dev/null", "w");
+		if (full) {
+			fputs("x", full);
+			CT_CHECK_INT(ct_close_output(full, "unit", "/dev/null"), 0);
+		}
+	}
+}
+
 void test_ctf_read(void)
 {
 	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
@@ -308,7 +365,15 @@ void test_ctf_read(void)
 	broken(dir, "sed -i 's/coretrace_abi = 2/coretrace_abi = 99/' %s/metadata", "from the future");
 	broken(dir, "sed -i 's/coretrace_abi/other_abi/' %s/metadata", "not a coretrace capture");
 	broken(dir, "rm %s/stream_1", "no stream files");
-	broken(dir, "head -c 4096 /dev/urandom > %s/stream_1", "");
+	broken(dir, "head -c 4096 /dev/zero | tr '\\000' U > %s/stream_1", "stream_1: offset 0: wrong packet magic");
+	/* files of the wrong kind: one sentence, never a hang in open() */
+	alarm(20);
+	broken(dir, "rm %s/stream_1 && mkfifo %s/stream_1", "stream_1: offset 0: a FIFO, not a regular file");
+	broken(dir, "rm %s/metadata && mkfifo %s/metadata", "metadata: a FIFO, not a regular file");
+	alarm(0);
+	broken(dir, "rm %s/stream_1 && mkdir %s/stream_1", "stream_1: offset 0: a directory, not a file");
+	broken(dir, "rm %s/metadata && mkdir %s/metadata", "metadata: a directory, not a file");
+	broken(dir, "rm %s/metadata && ln -s /dev/zero %s/metadata", "metadata: a device, not a regular file");
 	broken(dir, "rm %s/metadata", "metadata");
 	broken(dir, "truncate -s 0 %s/stream_1", "stream_1: offset 0: empty stream file");
 	/* CPU 0 had no event, so no stream_0; a stream_7 is read too */
@@ -317,6 +382,7 @@ void test_ctf_read(void)
 	CT_CHECK_INT(system(cmd), 0);
 	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
 	CT_CHECK_INT(c.count, 6);
+	test_capture_paths(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
 	CT_CHECK_INT(system(cmd), 0);
 	test_recovery();
