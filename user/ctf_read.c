@@ -130,6 +130,78 @@ static int ct_parse_uuid(const char *text, unsigned char uuid[16])
 	return i == 16 ? 0 : -EINVAL;
 }
 
+/*
+ * The parts of a capture's metadata that say how its bytes are laid out:
+ * the integer types and the trace block, the clock's identity and
+ * frequency, the stream, and every event with its id and fields. A capture
+ * this coretrace reads declares them exactly as this coretrace writes them;
+ * only env values and the clock's offset to real time vary.
+ */
+static const struct {
+	const char *from, *to;		/* to NULL: the end of the file */
+	const char *what;
+} ct_layout_parts[] = {
+	{ "/* CTF 1.8", "env {\n", "types and trace packet header" },
+	{ "clock {\n", "\toffset_s = ", "clock" },
+	{ "stream {\n", NULL, "stream and event declarations" },
+};
+
+static int ct_layout_part(const char *text, size_t len, int i, size_t *from,
+			  size_t *to)
+{
+	const char *a = strstr(text, ct_layout_parts[i].from), *b;
+
+	if (!a)
+		return -1;
+	b = ct_layout_parts[i].to ? strstr(a, ct_layout_parts[i].to) : text + len;
+	if (!b)
+		return -1;
+	*from = (size_t)(a - text);
+	*to = (size_t)(b - text);
+	return 0;
+}
+
+static int ct_metadata_layout(struct ct_ctf_reader *r, const char *path,
+			      const char *text, size_t len)
+{
+	struct ct_ctf_env env = { "", "", 0 };
+	char *want = NULL, what[200];
+	size_t want_len = 0, a, b, wa, wb, k;
+	FILE *f = open_memstream(&want, &want_len);
+	int i, err = 0;
+
+	if (!f)
+		return ct_fail(r, path, 0, "out of memory");
+	if (ct_ctf_write_metadata(f, r->uuid, &env) || fclose(f)) {
+		free(want);
+		return ct_fail(r, path, 0, "out of memory");
+	}
+	if (strlen(text) != len) {
+		free(want);
+		return ct_fail(r, path, strlen(text), "NUL byte in the metadata");
+	}
+	for (i = 0; !err && i < (int)(sizeof(ct_layout_parts) / sizeof(ct_layout_parts[0])); i++) {
+		if (ct_layout_part(want, want_len, i, &wa, &wb))
+			continue;	/* cannot happen: the writer's own text */
+		if (ct_layout_part(text, len, i, &a, &b)) {
+			snprintf(what, sizeof(what), "no %s where coretrace writes it",
+				 ct_layout_parts[i].what);
+			err = ct_fail(r, path, 0, what);
+			break;
+		}
+		for (k = 0; k < b - a && k < wb - wa && text[a + k] == want[wa + k]; k++)
+			;
+		if (k < b - a || k < wb - wa) {
+			snprintf(what, sizeof(what),
+				 "%s differ from the ones this coretrace reads",
+				 ct_layout_parts[i].what);
+			err = ct_fail(r, path, a + k, what);
+		}
+	}
+	free(want);
+	return err;
+}
+
 int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 			   const char *text, size_t len)
 {
@@ -153,7 +225,7 @@ int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 			       "capture layout this coretrace does not read (older coretrace)");
 	if (ct_parse_uuid(text, r->uuid))
 		return ct_fail(r, path, 0, "no trace uuid");
-	return 0;
+	return ct_metadata_layout(r, path, text, len);
 }
 
 static bool ct_same_file(const struct stat *a, const struct stat *b)
@@ -401,6 +473,10 @@ struct ct_cursor {
 	size_t buf_cap, end, pos;
 	uint64_t clock;
 	unsigned int cpu;
+	int stream_cpu;			/* N of stream_N, or -1 */
+	uint64_t packets;		/* loaded so far */
+	uint64_t ts_begin, ts_end;	/* of the current packet */
+	uint64_t discarded;		/* events_discarded of the last packet */
 	union ct_record next;		/* decoded, waiting for the merge */
 	bool has_next;
 	int err;			/* the stream's first problem */
@@ -436,12 +512,40 @@ static int ct_cursor_fail(struct ct_cursor *c, uint64_t off, const char *what)
 	return c->err;
 }
 
+/*
+ * What babeltrace2 holds a packet context to, and a little more: its clock
+ * runs forward within the packet and from the packet before, its CPU is
+ * the stream's, and losses only grow. NULL, or what is wrong.
+ */
+static const char *ct_packet_context_check(const struct ct_cursor *c,
+					   const unsigned char *hdr)
+{
+	uint64_t begin = ct_u64(hdr + 24), end = ct_u64(hdr + 32);
+	uint64_t discarded = ct_u64(hdr + 56);
+	uint32_t cpu = ct_u32(hdr + 64);
+
+	if (begin > end)
+		return "packet's timestamp_begin after its timestamp_end";
+	if (c->packets && begin < c->ts_end)
+		return "packet begins before the previous packet of its stream ends (the clock goes back)";
+	if (cpu >= CT_MAX_CPUS)
+		return "packet's cpu_id out of range";
+	if (c->stream_cpu >= 0 && cpu != (uint32_t)c->stream_cpu)
+		return "packet's cpu_id is not the CPU its stream file is named after";
+	if (c->packets && cpu != c->cpu)
+		return "packet's cpu_id differs from the earlier packets of its stream";
+	if (c->packets && discarded < c->discarded)
+		return "packet's events_discarded smaller than the packet before's (losses only grow)";
+	return NULL;
+}
+
 /* Load the packet at c->packet_off; 1 at the end of the stream. */
 static int ct_cursor_load(struct ct_cursor *c)
 {
 	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
 	unsigned char hdr[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES];
 	uint64_t off = c->packet_off, content, packet;
+	const char *err;
 
 	if (off == c->size)
 		return 1;
@@ -470,9 +574,16 @@ static int ct_cursor_load(struct ct_cursor *c)
 	}
 	if (ct_cursor_read(c, off + head, c->buf, c->end))
 		return ct_cursor_fail(c, off, "packet content cannot be read");
+	err = ct_packet_context_check(c, hdr);
+	if (err)
+		return ct_cursor_fail(c, off, err);
 	c->packet_bytes = packet / 8;
-	c->r->discarded = ct_u64(hdr + 56);
-	c->clock = ct_u64(hdr + 24);		/* timestamp_begin */
+	c->packets++;
+	c->ts_begin = ct_u64(hdr + 24);
+	c->ts_end = ct_u64(hdr + 32);
+	c->discarded = ct_u64(hdr + 56);
+	c->r->discarded = c->discarded;
+	c->clock = c->ts_begin;
 	c->cpu = ct_u32(hdr + 64);
 	c->pos = 0;
 	return 0;
@@ -483,7 +594,7 @@ static void ct_cursor_advance(struct ct_cursor *c)
 {
 	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
 	union ct_record raw;
-	uint64_t at;
+	uint64_t at, before;
 	long n;
 
 	c->has_next = false;
@@ -497,6 +608,7 @@ next_event:
 			return;		/* the end, or an error */
 	}
 	at = c->packet_off + head + c->pos;
+	before = c->clock;
 	n = ct_read_event(c->r, c->buf + c->pos, c->end - c->pos, c->cpu,
 			  &c->clock, &raw);
 	if (n == -2) {
@@ -509,6 +621,14 @@ next_event:
 	}
 	if (n < 0) {
 		ct_cursor_fail(c, at, "event runs past its packet's content");
+		return;
+	}
+	if (c->clock < before) {
+		ct_cursor_fail(c, at, "event timestamp before the one of the event before it (the clock goes back)");
+		return;
+	}
+	if (c->clock < c->ts_begin || c->clock > c->ts_end) {
+		ct_cursor_fail(c, at, "event timestamp outside its packet's timestamp_begin and timestamp_end");
 		return;
 	}
 	if (raw.hdr.type == CT_CTF_ID_KSYM) {	/* a name, not a record */
@@ -526,10 +646,24 @@ next_event:
 static void ct_cursor_init(struct ct_cursor *c, struct ct_ctf_reader *r,
 			   const char *path)
 {
+	const char *base = strrchr(path, '/');
+	char *end;
+	long cpu;
+
 	memset(c, 0, sizeof(*c));
 	c->r = r;
 	c->fd = -1;
+	c->stream_cpu = -1;
 	snprintf(c->path, sizeof(c->path), "%s", path);
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "stream_", 7) && base[7] >= '0' && base[7] <= '9') {
+		errno = 0;
+		cpu = strtol(base + 7, &end, 10);
+		if (!*end && !errno && cpu < CT_MAX_CPUS)
+			c->stream_cpu = (int)cpu;
+		else
+			c->stream_cpu = CT_MAX_CPUS;	/* no packet can match */
+	}
 }
 
 int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
@@ -576,7 +710,7 @@ static int ct_open_cursors(struct ct_ctf_reader *r, struct ct_cursor **out)
 	struct ct_cursor *c;
 	char path[4096];
 	struct stat st;
-	int i, n;
+	int i, j, n;
 
 	n = scandir(r->dir, &names, ct_is_stream, versionsort);
 	if (n < 0) {
@@ -601,6 +735,10 @@ static int ct_open_cursors(struct ct_ctf_reader *r, struct ct_cursor **out)
 				       "empty stream file (a stream holds at least one packet)");
 		else
 			c[i].size = (uint64_t)st.st_size;
+		for (j = 0; j < i && !c[i].err && c[i].stream_cpu >= 0 &&
+			    c[i].stream_cpu < CT_MAX_CPUS; j++)
+			if (c[j].stream_cpu == c[i].stream_cpu)
+				ct_cursor_fail(&c[i], 0, "a second stream file of the same CPU");
 	}
 	free(names);
 	if (!c)

@@ -340,6 +340,120 @@ static void test_capture_paths(const char *dir)
 	}
 }
 
+/* offset of packet @k of @path's stream, or -1 */
+static long packet_at(const char *path, int k)
+{
+	unsigned char ctx[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES];
+	long off = 0;
+	FILE *f = fopen(path, "rb");
+	uint64_t bits;
+
+	if (!f)
+		return -1;
+	while (k-- > 0) {
+		if (fseek(f, off, SEEK_SET) || fread(ctx, sizeof(ctx), 1, f) != 1) {
+			off = -1;
+			break;
+		}
+		memcpy(&bits, ctx + 48, 8);
+		off += (long)(bits / 8);
+	}
+	fclose(f);
+	return off;
+}
+
+/* write @n bytes of @value at @off of @path */
+static void patch(const char *path, long off, uint64_t value, size_t n)
+{
+	FILE *f = fopen(path, "r+b");
+
+	CT_CHECK(f != NULL && off >= 0);
+	if (!f)
+		return;
+	CT_CHECK(fseek(f, off, SEEK_SET) == 0);
+	CT_CHECK(fwrite(&value, n, 1, f) == 1);
+	CT_CHECK(fclose(f) == 0);
+}
+
+/* offset of the last 8 bytes that hold @value in @path, or -1 */
+static long find_u64(const char *path, uint64_t value)
+{
+	unsigned char buf[4096];
+	size_t n, i;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (i = n; i >= 8; i--)
+		if (!memcmp(buf + i - 8, &value, 8))
+			return (long)(i - 8);
+	return -1;
+}
+
+/*
+ * A packet context or event clock that babeltrace2 would refuse is refused:
+ * stream_0 of @dir holds packet 0 (ts 100, 1 lost) and packet 1 (200, 300,
+ * then 300 + 2^33 in an extended header, 3 lost).
+ */
+static void packet_broken(const char *dir, int packet, long field, uint64_t value,
+			  size_t n, const char *want)
+{
+	char copy[300], path[400], cmd[700], err[4608];
+	struct collected c;
+	long at;
+
+	snprintf(copy, sizeof(copy), "%s-b", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -r %s %s", copy, dir, copy);
+	CT_CHECK_INT(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/stream_0", copy);
+	at = packet < 0 ? find_u64(path, 300 + (1ull << 33)) : packet_at(path, packet) + field;
+	patch(path, at, value, n);
+	CT_CHECK(read_capture(copy, &c, err, sizeof(err)) != 0);
+	if (!strstr(err, want))
+		printf("  broken packet (%d/%ld = %llu): %s\n", packet, field,
+		       (unsigned long long)value, err);
+	CT_CHECK(strstr(err, want) != NULL);
+}
+
+static void test_packet_checks(void)
+{
+	const uint64_t ts[] = { 100, 200, 300, 300 + (1ull << 33) };
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", cmd[300], err[4608];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct collected c;
+	struct ct_ctf ctf;
+	union ct_record r;
+	unsigned int i;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	memset(&r, 0, sizeof(r));
+	r.sched_switch.type = CT_EV_SCHED_SWITCH;
+	for (i = 0; i < 4; i++) {
+		r.sched_switch.ts = ts[i];
+		ct_ctf_set_discarded(&ctf, 0, i ? 3 : 1);
+		ct_ctf_add(&ctf, &r, 0);
+		if (!i)
+			CT_CHECK_INT(ct_ctf_flush_old(&ctf, 1, 1), 0);
+	}
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
+	CT_CHECK_INT(c.count, 4);
+
+	/* context: 24 timestamp_begin, 32 timestamp_end, 56 discarded, 64 cpu_id */
+	packet_broken(dir, 0, 24, 101, 8, "timestamp_begin after its timestamp_end");
+	packet_broken(dir, 1, 24, 50, 8, "begins before the previous packet of its stream ends");
+	packet_broken(dir, 0, 64, CT_MAX_CPUS, 4, "cpu_id out of range");
+	packet_broken(dir, 0, 64, 1, 4, "not the CPU its stream file is named after");
+	packet_broken(dir, 1, 56, 0, 8, "events_discarded smaller than the packet before's");
+	packet_broken(dir, 1, 32, 250, 8, "event timestamp outside its packet's");
+	packet_broken(dir, -1, 0, 250, 8, "the clock goes back");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
+	CT_CHECK_INT(system(cmd), 0);
+}
+
 void test_ctf_read(void)
 {
 	char dir[] = "/tmp/ct-unit-read-XXXXXX", err[4608], cmd[300];
@@ -376,17 +490,21 @@ void test_ctf_read(void)
 	broken(dir, "rm %s/metadata && ln -s /dev/zero %s/metadata", "metadata: a device, not a regular file");
 	broken(dir, "rm %s/metadata", "metadata");
 	broken(dir, "truncate -s 0 %s/stream_1", "stream_1: offset 0: empty stream file");
-	/* CPU 0 had no event, so no stream_0; a stream_7 is read too */
-	snprintf(cmd, sizeof(cmd), "test ! -e %s/stream_0 && cp %s/stream_1 %s/stream_7",
-		 dir, dir, dir);
-	CT_CHECK_INT(system(cmd), 0);
-	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
-	CT_CHECK_INT(c.count, 6);
+	/* a stream is the CPU it is named after, and only one stream is */
+	broken(dir, "mv %s/stream_1 %s/stream_7", "not the CPU its stream file is named after");
+	broken(dir, "cp %s/stream_1 %s/stream_01", "a second stream file of the same CPU");
+	broken(dir, "sed -i 's/size = 32; align = 8; signed = 0; } _prev_tid/size = 64; align = 8; signed = 0; } _prev_tid/' %s/metadata",
+	       "stream and event declarations differ");
+	broken(dir, "sed -i 's/id = 1;/id = 2;/' %s/metadata", "stream and event declarations differ");
+	broken(dir, "sed -i 's/freq = 1000000000;/freq = 1000;/' %s/metadata", "clock differ");
+	broken(dir, "sed -i 's/byte_order = le/byte_order = be/' %s/metadata", "types and trace packet header differ");
+	broken(dir, "printf 'x\\000' >> %s/metadata", "NUL byte in the metadata");
 	test_capture_paths(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
 	CT_CHECK_INT(system(cmd), 0);
 	test_recovery();
 	test_clock_round_trip();
 	test_merge_order();
+	test_packet_checks();
 	test_ksym();
 }
