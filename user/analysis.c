@@ -138,6 +138,17 @@ static void ct_on_switch(struct ct_analysis *a, struct ct_an_cpu *c,
 {
 	struct ct_an_task *prev, *next;
 
+	/*
+	 * The first switch on a CPU: the task it switches out has been
+	 * running since the window began (perf sched and Trace Compass
+	 * credit it the same way), or a task that never switches would have
+	 * no time at all.
+	 */
+	if (!c->has_current && sw->prev_pid) {
+		c->current = sw->prev_pid;
+		c->has_current = true;
+		c->current_since = a->window_start;
+	}
 	ct_credit_run(a, c, sw->ts);
 	prev = ct_task(a, sw->prev_pid);
 	if (prev) {

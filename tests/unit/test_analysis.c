@@ -251,9 +251,9 @@ static void test_bounded(void)
 {
 	struct ct_analysis small;
 	union ct_record r;
-	uint32_t tid;
+	uint32_t tid, kept;
 
-	/* a table for 8 tasks keeps at most its capacity and counts the rest */
+	/* a table for 8 tasks keeps at least those, at most its slots, counts the rest */
 	CT_CHECK_INT(ct_analysis_init(&small, 2, 8), 0);
 	memset(&r, 0, sizeof(r));
 	r.wakeup.type = CT_EV_SCHED_WAKEUP;
@@ -262,13 +262,49 @@ static void test_bounded(void)
 		r.wakeup.pid = tid;
 		ct_analysis_feed(&small, &r);
 	}
-	CT_CHECK(small.tasks_dropped > 0);
-	CT_CHECK(small.tasks_dropped < 1000);
+	kept = 0;
+	for (tid = 1; tid <= 1000; tid++)
+		kept += ct_analysis_task(&small, tid) != NULL;
+	/* at least the 8 asked for; at most the 64 slots of the smallest table */
+	CT_CHECK(kept >= 8 && kept <= 64);
+	CT_CHECK_INT(small.tasks_dropped + kept, 1000);
 	/* a record for a CPU past the table is counted, not followed */
 	r.hdr.cpu = 7;
 	ct_analysis_feed(&small, &r);
 	CT_CHECK_INT(small.records, 1001);
 	ct_analysis_free(&small);
+}
+
+/*
+ * A task already running when the capture starts and switched out only
+ * at +3 ms is credited from the first record on: 3 ms, not nothing; one
+ * switching out of idle is not a task.
+ */
+static void test_running_at_start(void)
+{
+	struct ct_analysis a;
+	const struct ct_an_task *t;
+
+	CT_CHECK_INT(ct_analysis_init(&a, 2, 64), 0);
+	an_target = &a;
+	feed_simple(T0, 1, CT_EV_SCHED_WAKEUP, 400, 1);
+	feed_switch(T0 + 3 * MS, 0, 300, 400, 1);
+	feed_switch(T0 + 4 * MS, 1, 0, 500, 0);
+	an_target = &an;
+	ct_analysis_settle(&a, T0 + 5 * MS);
+	t = ct_analysis_task(&a, 300);
+	CT_CHECK(t != NULL);
+	if (t)
+		CT_CHECK_INT(t->runtime_ns, 3 * MS);
+	t = ct_analysis_task(&a, 400);
+	CT_CHECK(t != NULL);
+	if (t)
+		CT_CHECK_INT(t->runtime_ns, 2 * MS);
+	t = ct_analysis_task(&a, 500);
+	CT_CHECK(t != NULL);
+	if (t)
+		CT_CHECK_INT(t->runtime_ns, 1 * MS);
+	ct_analysis_free(&a);
 }
 
 /* Not a terminal: one plain report per interval, nothing in between. */
@@ -369,6 +405,7 @@ void test_analysis(void)
 	test_new_window();
 	ct_analysis_free(&an);
 	test_bounded();
+	test_running_at_start();
 	test_live_plain();
 	test_live_tty();
 }
