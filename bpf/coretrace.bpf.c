@@ -86,6 +86,7 @@ const volatile __u32 ct_filter_comm_len;	/* -c: bytes to compare */
 const volatile bool ct_filter_comm_prefix;	/* -c NAME*: a prefix */
 const volatile char ct_filter_comm[CT_COMM_LEN];
 const volatile bool ct_filter_cpus;		/* -C */
+const volatile bool ct_rename_records = true;	/* task_rename asked for */
 const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS];
 
 /* Records attempted, lost and filtered, per CPU, one slot per event. */
@@ -531,6 +532,16 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	__u32 pid = ctx->pid;
 	struct ct_task_rename *rec;
 
+	if (!ct_rename_records) {
+		/* not traced: user space still learns the new name */
+		if (ct_tracing && ct_cpu_ok() &&
+		    (ct_task_ok(pid, ctx->oldcomm) ||
+		     ct_task_ok(pid, ctx->newcomm))) {
+			ct_forget_name(pid);
+			ct_announce(pid, ctx->newcomm);
+		}
+		return 0;
+	}
 	if (!ct_want2(CT_EV_TASK_RENAME, pid, ctx->oldcomm, pid, ctx->newcomm))
 		return 0;
 	rec = ct_reserve(CT_EV_TASK_RENAME, sizeof(*rec));

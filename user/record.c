@@ -206,6 +206,7 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 {
 	const char *events = ct_tracefs_events();
 	char prog_name[64];
+	bool selected, exists;
 	int i, enabled = 0;
 
 	if (!events) {
@@ -222,12 +223,24 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		prog = bpf_object__find_program_by_name(skel->obj, prog_name);
 		if (!prog)
 			continue;
-		if (!(opts->events & (1ull << i))) {
+		selected = opts->events & (1ull << i);
+		exists = ct_tracepoint_exists(events, desc->tp_category,
+					      desc->tp_name);
+		if (i == CT_EV_TASK_RENAME && exists) {
+			/*
+			 * Always attached: when not asked for, it only
+			 * re-announces a renamed task's name, so that names
+			 * follow exec and prctl(PR_SET_NAME).
+			 */
+			skel->rodata->ct_rename_records = selected;
+			enabled += selected;
+			continue;
+		}
+		if (!selected) {
 			bpf_program__set_autoload(prog, false);
 			continue;
 		}
-		if (ct_tracepoint_exists(events, desc->tp_category,
-					 desc->tp_name)) {
+		if (exists) {
 			enabled++;
 			continue;
 		}
@@ -596,6 +609,15 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 	return 0;
 }
 
+/* Does @prog trace its event (not only keep names up to date)? */
+static bool ct_program_traces(const struct coretrace_bpf *skel,
+			      const struct bpf_program *prog)
+{
+	if (prog == skel->progs.handle_task_rename)
+		return skel->rodata->ct_rename_records;
+	return bpf_program__autoload(prog);
+}
+
 static void ct_announce_start(const struct coretrace_bpf *skel,
 			      const struct ct_record_opts *opts)
 {
@@ -603,13 +625,13 @@ static void ct_announce_start(const struct coretrace_bpf *skel,
 	int n = 0;
 
 	bpf_object__for_each_program(prog, skel->obj)
-		n += bpf_program__autoload(prog);
+		n += ct_program_traces(skel, prog);
 	fprintf(stderr, "coretrace: tracing %d event%s", n, n == 1 ? "" : "s");
 	if (opts->verbose) {
 		const char *sep = ":";
 
 		bpf_object__for_each_program(prog, skel->obj) {
-			if (!bpf_program__autoload(prog))
+			if (!ct_program_traces(skel, prog))
 				continue;
 			fprintf(stderr, "%s %s", sep,
 				bpf_program__section_name(prog) + 3);
