@@ -50,6 +50,7 @@ struct ct_an_freq {
 
 struct ct_an_cpu {
 	bool seen;
+	uint64_t lost;		/* records the capture says it lost here */
 	uint32_t current;	/* tid on the CPU */
 	bool has_current;
 	uint64_t current_since;
@@ -86,6 +87,7 @@ struct ct_analysis {
 	uint64_t window_start, last_ts;
 	uint64_t last_switch;		/* task states are known up to here */
 	uint64_t records;
+	uint64_t lost;			/* records lost, all CPUs */
 	/* called when a task leaves a CPU, before its state moves on */
 	void (*run_end)(void *ctx, const struct ct_an_task *task,
 			unsigned int cpu, uint64_t ts);

@@ -198,7 +198,8 @@ int ct_convert(const struct ct_convert_opts *opts)
 	s->tid_mask = (1u << 16) - 1;
 	err = ct_ctf_reader_open(&reader, opts->dir);
 	if (err) {
-		fprintf(stderr, "coretrace convert: %s\n", reader.error);
+		ct_ctf_reader_print_error(&reader, "coretrace convert");
+		err = -EINVAL;	/* not a capture coretrace can read */
 		goto out;
 	}
 	err = ct_output_check(opts->perfetto, opts->dir, reader.error,
@@ -217,8 +218,12 @@ int ct_convert(const struct ct_convert_opts *opts)
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);
 	err = ct_ctf_reader_run(&reader, cv_record, s);
-	if (err)
-		fprintf(stderr, "coretrace convert: %s\n", reader.error);
+	if (err) {
+		/* what could be read is still converted, as report does */
+		ct_ctf_reader_print_error(&reader, "coretrace convert");
+		err = -EINVAL;
+	}
+	ct_ctf_reader_print_losses(&reader, "coretrace convert");
 	/* runs still going end at the last switch, where knowledge ends */
 	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
 		if (s->cpu_seen[cpu])

@@ -539,6 +539,44 @@ static const char *ct_packet_context_check(const struct ct_cursor *c,
 	return NULL;
 }
 
+/* A packet's events_discarded counts from the start of the recording. */
+static void ct_reader_note_losses(struct ct_ctf_reader *r, unsigned int cpu,
+				  uint64_t discarded)
+{
+	if (discarded <= r->lost[cpu])
+		return;
+	r->lost_total += discarded - r->lost[cpu];
+	if (r->lost_total < discarded)	/* a hostile count: saturate */
+		r->lost_total = UINT64_MAX;
+	r->lost[cpu] = discarded;
+}
+
+void ct_ctf_reader_print_error(const struct ct_ctf_reader *r, const char *who)
+{
+	if (r->damaged_streams)
+		fprintf(stderr, "%s: %s; %llu records recovered, %d stream file%s damaged\n",
+			who, r->error, r->records, r->damaged_streams,
+			r->damaged_streams == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%s: %s\n", who, r->error);
+}
+
+void ct_ctf_reader_print_losses(const struct ct_ctf_reader *r, const char *who)
+{
+	unsigned int cpu, cpus = 0;
+
+	for (cpu = 0; r->lost_total && cpu < CT_MAX_CPUS; cpu++) {
+		if (!r->lost[cpu])
+			continue;
+		fprintf(stderr, "%s: CPU %u lost %llu record%s while recording (the ring buffer was full); they are missing from what is shown\n",
+			who, cpu, r->lost[cpu], r->lost[cpu] == 1 ? "" : "s");
+		cpus++;
+	}
+	if (cpus > 1)
+		fprintf(stderr, "%s: %llu records lost in all, on %u CPUs\n",
+			who, r->lost_total, cpus);
+}
+
 /* Load the packet at c->packet_off; 1 at the end of the stream. */
 static int ct_cursor_load(struct ct_cursor *c)
 {
@@ -585,6 +623,7 @@ static int ct_cursor_load(struct ct_cursor *c)
 	c->r->discarded = c->discarded;
 	c->clock = c->ts_begin;
 	c->cpu = ct_u32(hdr + 64);
+	ct_reader_note_losses(c->r, c->cpu, c->discarded);
 	c->pos = 0;
 	return 0;
 }

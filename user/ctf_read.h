@@ -13,6 +13,9 @@ struct ct_ctf_reader {
 	unsigned char uuid[16];
 	unsigned long long records;
 	unsigned long long discarded;	/* of the last packet read */
+	/* records lost while recording: events_discarded, CPU by CPU */
+	unsigned long long lost[CT_MAX_CPUS];
+	unsigned long long lost_total;
 	int damaged_streams;		/* stream files with a problem */
 	bool cut;			/* coretrace record was killed */
 	/* function names the capture carries (coretrace_ksym), or NULL */
@@ -41,6 +44,18 @@ int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx);
 int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 			 const unsigned char *data, size_t len,
 			 ct_ctf_record_cb cb, void *ctx);
+
+/*
+ * @err of ct_ctf_reader_open() or _run() as one line on stderr, "@who:
+ * what is wrong", with what was recovered when some streams were read.
+ */
+void ct_ctf_reader_print_error(const struct ct_ctf_reader *r, const char *who);
+
+/*
+ * One line on stderr for each CPU that lost records while recording,
+ * "@who: CPU N lost M records ...", and a total when several did.
+ */
+void ct_ctf_reader_print_losses(const struct ct_ctf_reader *r, const char *who);
 
 /*
  * Whether a command reading capture @dir may write @out: not a file of the

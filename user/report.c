@@ -165,7 +165,22 @@ static void ct_report_begin(struct ct_report_ctx *c)
 	       "(msec)");
 }
 
-static void ct_report_end(struct ct_report_ctx *c)
+/* What the capture lost, CPU by CPU, for --top's outputs. */
+static void ct_report_losses(struct ct_analysis *an,
+			     const struct ct_ctf_reader *reader)
+{
+	int cpu;
+
+	an->lost = reader->lost_total;
+	for (cpu = 0; cpu < an->ncpus && cpu < CT_MAX_CPUS; cpu++) {
+		an->cpus[cpu].lost = reader->lost[cpu];
+		if (reader->lost[cpu])
+			an->cpus[cpu].seen = true;
+	}
+}
+
+static void ct_report_end(struct ct_report_ctx *c,
+			  const struct ct_ctf_reader *reader)
 {
 	static const enum ct_out outs[] = {
 		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
@@ -180,6 +195,7 @@ static void ct_report_end(struct ct_report_ctx *c)
 		if (c->an.last_switch)
 			c->an.last_ts = c->an.last_switch;
 		ct_analysis_settle(&c->an, c->an.last_ts);
+		ct_report_losses(&c->an, reader);
 		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->pctx,
 			     c->opts->rows, c->opts->dir);
 	} else if (c->opts->view == CT_VIEW_LATENCY) {
@@ -215,18 +231,15 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 static void ct_report_summary(const struct ct_ctf_reader *reader, int err,
 			      const char *dir)
 {
-	if (err && reader->damaged_streams)
-		fprintf(stderr, "coretrace report: %s; %llu records recovered, %d stream file%s damaged\n",
-			reader->error, reader->records, reader->damaged_streams,
-			reader->damaged_streams == 1 ? "" : "s");
-	else if (err)
-		fprintf(stderr, "coretrace report: %s\n", reader->error);
+	if (err)
+		ct_ctf_reader_print_error(reader, "coretrace report");
 	else if (reader->cut)
 		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
 			reader->records, dir);
 	else
 		fprintf(stderr, "coretrace report: %llu records read from %s\n",
 			reader->records, dir);
+	ct_ctf_reader_print_losses(reader, "coretrace report");
 }
 
 int ct_report(const struct ct_report_opts *opts)
@@ -245,7 +258,7 @@ int ct_report(const struct ct_report_opts *opts)
 			err = ct_ctf_reader_run(&reader, ct_report_record, c);
 			/* a damaged capture still reports what was read */
 			if (!err || reader.records)
-				ct_report_end(c);
+				ct_report_end(c, &reader);
 		}
 		if (ct_close_output(NULL, "coretrace report", "the report to standard output"))
 			write_failed = true;

@@ -49,6 +49,7 @@ struct tc_chart {
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
 	struct ct_analysis an;
+	struct ct_ctf_reader reader;
 	uint64_t t0, t1;	/* the capture's time range */
 	double ns_per_px;
 	struct tc_lane *lanes;
@@ -375,16 +376,23 @@ static void tc_legend(struct tc_chart *c, int y)
 	}
 }
 
-static int tc_pass(struct tc_chart *c, ct_ctf_record_cb cb)
+/*
+ * One pass over the capture. The first tells what it read: a damaged
+ * capture is drawn from what could be read, as report does; the second
+ * reads the same records again.
+ */
+static int tc_pass(struct tc_chart *c, ct_ctf_record_cb cb, bool first)
 {
-	struct ct_ctf_reader reader;
-	int err = ct_ctf_reader_open(&reader, c->opts->dir);
+	struct ct_ctf_reader *reader = &c->reader;
+	int err = ct_ctf_reader_open(reader, c->opts->dir);
 
 	if (!err)
-		err = ct_ctf_reader_run(&reader, cb, c);
-	if (err)
-		fprintf(stderr, "coretrace timechart: %s\n", reader.error);
-	return err;
+		err = ct_ctf_reader_run(reader, cb, c);
+	if (first && err)
+		ct_ctf_reader_print_error(reader, "coretrace timechart");
+	if (first)
+		ct_ctf_reader_print_losses(reader, "coretrace timechart");
+	return err && !reader->records ? err : 0;
 }
 
 static int tc_draw(struct tc_chart *c)
@@ -405,7 +413,7 @@ static int tc_draw(struct tc_chart *c)
 	height = c->lanes[c->nlanes - 1].y + TC_LANE + 70;
 	tc_header(c, height);
 	tc_labels(c);
-	if (tc_pass(c, tc_record))
+	if (tc_pass(c, tc_record, false))
 		return -EINVAL;
 	for (i = 0; i < c->nlanes; i++) {
 		tc_set(c, &c->lanes[i], c->lanes[i].key, c->t1);
@@ -421,6 +429,7 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 {
 	struct tc_chart *c = calloc(1, sizeof(*c));
 	char why[4608];
+	bool damaged = false;
 	int err = -ENOMEM;
 
 	if (!c || ct_comm_cache_init(&c->comms, 65536) ||
@@ -435,12 +444,15 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		err = -EINVAL;
 		goto out;
 	}
-	err = tc_pass(c, tc_learn);
-	if (err)
+	err = tc_pass(c, tc_learn, true);
+	if (err) {
+		err = -EINVAL;	/* not a capture coretrace can read */
 		goto out;
+	}
+	damaged = c->reader.damaged_streams > 0;
 	if (!c->an.records) {
 		fprintf(stderr, "coretrace timechart: %s holds no records\n", opts->dir);
-		err = -ENODATA;
+		err = -EINVAL;
 		goto out;
 	}
 	c->out = fopen(opts->output, "w");
@@ -454,8 +466,11 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 	if (ct_close_output(c->out, "coretrace timechart", opts->output) && !err)
 		err = -EIO;
 	if (!err)
-		fprintf(stderr, "coretrace timechart: %s: %d lanes, %llu elements\n",
-			opts->output, c->nlanes, (unsigned long long)c->elements);
+		fprintf(stderr, "coretrace timechart: %s: %d lanes, %llu elements%s\n",
+			opts->output, c->nlanes, (unsigned long long)c->elements,
+			damaged ? ", from the records that could be read" : "");
+	if (!err && damaged)
+		err = -EINVAL;	/* drawn, but the capture is damaged */
 out:
 	if (c) {
 		ct_analysis_free(&c->an);

@@ -184,6 +184,9 @@ static void ct_cpu_text(FILE *out, const struct ct_analysis *a)
 				ct_pct(c->freqs[f].ns, seconds));
 		if (!f)
 			fputs("(the kernel reported none)", out);
+		if (c->lost)
+			fprintf(out, "  (%llu records lost)",
+				(unsigned long long)c->lost);
 		fputc('\n', out);
 	}
 }
@@ -201,7 +204,8 @@ static void ct_cpu_json(FILE *out, const struct ct_analysis *a)
 
 		if (!c->seen)
 			continue;
-		fprintf(out, "%s{\"cpu\":%d,\"busy_pct\":", sep, cpu);
+		fprintf(out, "%s{\"cpu\":%d,\"records_lost\":%llu,\"busy_pct\":",
+			sep, cpu, (unsigned long long)c->lost);
 		if (c->idle_since)
 			fprintf(out, "%.3f", ct_pct(c->busy_ns, seconds));
 		else
@@ -293,9 +297,12 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 	size_t i;
 
 	ct_text_escape(escaped, sizeof(escaped), title, strlen(title));
-	fprintf(out, "coretrace top: %s, %.2f s, %llu records%s\n\n", escaped,
-		ct_window_s(a), (unsigned long long)a->records,
-		a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
+	fprintf(out, "coretrace top: %s, %.2f s, %llu records", escaped,
+		ct_window_s(a), (unsigned long long)a->records);
+	if (a->lost)
+		fprintf(out, ", %llu lost while recording",
+			(unsigned long long)a->lost);
+	fprintf(out, "%s\n\n", a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
 	fputs("      Usage   Events/s  Category   Description\n", out);
 	for (i = 0; i < n; i++) {
 		ct_text_escape(escaped, sizeof(escaped), rows[i].description,
@@ -314,8 +321,9 @@ static void ct_top_json(FILE *out, const struct ct_analysis *a,
 
 	fputs("{\"source\":", out);
 	ct_put_json(out, title);
-	fprintf(out, ",\"seconds\":%.6f,\"records\":%llu,\"tasks_dropped\":%llu,\"rows\":[",
+	fprintf(out, ",\"seconds\":%.6f,\"records\":%llu,\"records_lost\":%llu,\"tasks_dropped\":%llu,\"rows\":[",
 		ct_window_s(a), (unsigned long long)a->records,
+		(unsigned long long)a->lost,
 		(unsigned long long)a->tasks_dropped);
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%s{\"category\":\"%s\",\"description\":", i ? "," : "",

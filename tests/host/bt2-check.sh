@@ -72,5 +72,57 @@ cpus = sum(1 for t in texts if t[4:].isdigit() and t.startswith("CPU "))
 tasks = sum(1 for t in texts if t.startswith("task-") and t.endswith("]"))
 print(cpus, tasks)' "$work/chart.svg")"
 
+# losses: babeltrace2 warns of the records each CPU's packets say were
+# discarded; coretrace's readers say the same, CPU by CPU
+"$mk" -n 20000 -c 4 -l 1:500 -l 3:7 "$work/lost" > /dev/null || { echo "bt2-check: mkcapture -l failed"; exit 1; }
+babeltrace2 "$work/lost" > /dev/null 2> "$work/lost.bt.err"
+check "babeltrace2's warnings of discarded events" \
+	"stream_1 500
+stream_3 7" "$(sed -n 's/.*discarded \([0-9]*\) events .*stream "[^"]*\/\(stream_[0-9]*\)".*/\2 \1/p' "$work/lost.bt.err" | sort)"
+for view in "" --top --latency; do
+	"$ct" report $view "$work/lost" > "$work/lost.out" 2> "$work/lost.err"
+	check "report $view over losses: exit status" 0 $?
+	check "report $view over losses: the CPUs that lost records" \
+		"1 500
+3 7
+all 507" "$(sed -n -e 's/^coretrace report: CPU \([0-9]*\) lost \([0-9]*\) records while recording.*/\1 \2/p' \
+			-e 's/^coretrace report: \([0-9]*\) records lost in all, on 2 CPUs$/all \1/p' "$work/lost.err")"
+done
+"$ct" report --top --format json "$work/lost" > "$work/lost.json" 2> /dev/null
+check "report --top --format json: records_lost in all and per CPU" "507 0 500 0 7" \
+	"$(grep -o '"records_lost":[0-9]*' "$work/lost.json" | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
+"$ct" report --top "$work/lost" 2> /dev/null | head -n 1 > "$work/lost.head"
+check "report --top's first line says what was lost" 1 "$(grep -c ', 507 lost while recording' "$work/lost.head")"
+"$ct" convert "$work/lost" --perfetto "$work/lost.trace.json" 2> "$work/lost.err"
+check "convert over losses: lines naming the CPUs" 3 "$(grep -c '^coretrace convert: .* lost ' "$work/lost.err")"
+"$ct" timechart "$work/lost" -o "$work/lost.svg" 2> "$work/lost.err"
+check "timechart over losses: lines naming the CPUs" 3 "$(grep -c '^coretrace timechart: .* lost ' "$work/lost.err")"
+
+# a damaged stream: every reader keeps what it could read, says what it
+# skipped and exits 2; a missing capture is exit 2 for each of them too
+cp -r "$work/lost" "$work/damaged"
+printf 'XXXX' | dd of="$work/damaged/stream_2" bs=1 seek=0 conv=notrunc 2> /dev/null
+"$ct" report "$work/damaged" > /dev/null 2> "$work/damaged.err"
+check "report over a damaged stream: exit status" 2 $?
+check "report over a damaged stream: what it recovered" 1 \
+	"$(grep -c 'stream_2: offset 0: wrong packet magic; [0-9]* records recovered, 1 stream file damaged' "$work/damaged.err")"
+"$ct" timechart "$work/damaged" -o "$work/damaged.svg" 2> "$work/damaged.err"
+check "timechart over a damaged stream: exit status" 2 $?
+check "timechart over a damaged stream: what it recovered" 1 \
+	"$(grep -c 'stream_2: offset 0: wrong packet magic; [0-9]* records recovered, 1 stream file damaged' "$work/damaged.err")"
+check "timechart over a damaged stream: the chart, with lanes for the 3 CPUs read" 3 "$(python3 -c '
+import sys, xml.etree.ElementTree as et
+texts = [t.text or "" for t in et.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}text")]
+print(sum(1 for t in texts if t[4:].isdigit() and t.startswith("CPU ")))' "$work/damaged.svg" 2>&1)"
+"$ct" convert "$work/damaged" --perfetto "$work/damaged.json" 2> "$work/damaged.err"
+check "convert over a damaged stream: exit status" 2 $?
+check "convert over a damaged stream: JSON of what it recovered" ok \
+	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("ok" if len(d["traceEvents"]) > 1000 else len(d["traceEvents"]))' "$work/damaged.json" 2>&1)"
+for cmd in "report" "timechart -o $work/none.svg" "convert --perfetto $work/none.json"; do
+	"$ct" ${cmd%% *} "$work/no-such-capture" $(echo "$cmd" | cut -s -d' ' -f2-) > /dev/null 2> "$work/none.err"
+	check "${cmd%% *} of a missing capture: exit status" 2 $?
+	check "${cmd%% *} of a missing capture: one line" 1 "$(wc -l < "$work/none.err")"
+done
+
 echo "bt2-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

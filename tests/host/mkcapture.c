@@ -10,9 +10,10 @@
  * timer and work functions are named in the capture (coretrace_ksym).
  * Prints "EVENT COUNT" per CTF event name: the records it fed the writer,
  * counted here, not by the writer. -x names task 1003 with a terminal
- * escape sequence and a newline, as any process can name itself.
+ * escape sequence and a newline, as any process can name itself. Each
+ * -l CPU:COUNT says CPU lost COUNT records (its packets' events_discarded).
  *
- *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] [-x] DIR
+ *   mkcapture [-n RECORDS] [-c CPUS] [-s SEED] [-x] [-l CPU:COUNT]... DIR
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -269,9 +270,12 @@ int main(int argc, char **argv)
 	struct mk_state m = { .ncpus = 4, .rng = 88172645463325252ull };
 	uint64_t records = 100000;
 	struct ct_ksyms ksyms;
+	uint64_t lost[64] = { 0 };
+	unsigned int lost_cpu;
+	char *end;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "n:c:s:x")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:xl:")) != -1) {
 		switch (opt) {
 		case 'n':
 			records = strtoull(optarg, NULL, 0);
@@ -284,6 +288,12 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			m.hostile_name = true;
+			break;
+		case 'l':
+			lost_cpu = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end != ':' || lost_cpu >= 64)
+				goto usage;
+			lost[lost_cpu] = strtoull(end + 1, NULL, 10);
 			break;
 		default:
 			goto usage;
@@ -307,12 +317,15 @@ int main(int argc, char **argv)
 		printf("%s %llu\n", ct_ctf_events[i].name,
 		       (unsigned long long)m.fed[i]);
 	printf("coretrace_ksym %llu\n", (unsigned long long)m.ctf.ksym_events);
+	for (i = 0; i < m.ncpus && i < 64; i++)
+		if (lost[i])
+			ct_ctf_set_discarded(&m.ctf, i, lost[i]);
 	if (ct_ctf_close(&m.ctf)) {
 		fprintf(stderr, "mkcapture: writing %s failed\n", argv[optind]);
 		return 1;
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: mkcapture [-n RECORDS>=1000] [-c CPUS>=2] [-s SEED] [-x] DIR\n");
+	fprintf(stderr, "usage: mkcapture [-n RECORDS>=1000] [-c CPUS>=2] [-s SEED] [-x] [-l CPU<64:COUNT]... DIR\n");
 	return 2;
 }

@@ -209,7 +209,7 @@ static void test_top(void)
 	CT_CHECK(strstr(text, "\"description\":\"[5] virtio0\",\"id\":5,\"usage_ms_per_s\":33.333,\"events_per_s\":66.667}") != NULL);
 	CT_CHECK(strstr(text, "\"description\":\"TIMER\",\"id\":1,\"usage_ms_per_s\":16.667") != NULL);
 	CT_CHECK(strstr(text, "\"description\":\"demo_fn (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333}") != NULL);
-	CT_CHECK(strstr(text, "{\"cpu\":1,\"busy_pct\":6.667,\"cstates_pct\":{\"C0\":0.000,\"C1\":26.667,\"C2\":66.667},\"freqs_pct\":{\"1000000\":33.333,\"2000000\":66.667}}") != NULL);
+	CT_CHECK(strstr(text, "{\"cpu\":1,\"records_lost\":0,\"busy_pct\":6.667,\"cstates_pct\":{\"C0\":0.000,\"C1\":26.667,\"C2\":66.667},\"freqs_pct\":{\"1000000\":33.333,\"2000000\":66.667}}") != NULL);
 	/* the first row is the busiest */
 	CT_CHECK(strstr(text, "\"rows\":[{\"category\":\"Process\",\"description\":\"alpha [100]\"") != NULL);
 	free(text);

@@ -417,6 +417,23 @@ static void packet_broken(const char *dir, int packet, long field, uint64_t valu
 	CT_CHECK(strstr(err, want) != NULL);
 }
 
+/* @dir's CPU 0 says 1 record lost, then 3 in all: the reader keeps 3 */
+static void test_losses(const char *dir)
+{
+	struct ct_ctf_reader *r = calloc(1, sizeof(*r));
+	struct collected c = { 0 };
+
+	CT_CHECK(r != NULL);
+	if (!r)
+		return;
+	CT_CHECK_INT(ct_ctf_reader_open(r, dir), 0);
+	CT_CHECK_INT(ct_ctf_reader_run(r, collect, &c), 0);
+	CT_CHECK_INT(r->lost[0], 3);
+	CT_CHECK_INT(r->lost[1], 0);
+	CT_CHECK_INT(r->lost_total, 3);
+	free(r);
+}
+
 static void test_packet_checks(void)
 {
 	const uint64_t ts[] = { 100, 200, 300, 300 + (1ull << 33) };
@@ -441,6 +458,7 @@ static void test_packet_checks(void)
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
 	CT_CHECK_INT(read_capture(dir, &c, err, sizeof(err)), 0);
 	CT_CHECK_INT(c.count, 4);
+	test_losses(dir);
 
 	/* context: 24 timestamp_begin, 32 timestamp_end, 56 discarded, 64 cpu_id */
 	packet_broken(dir, 0, 24, 101, 8, "timestamp_begin after its timestamp_end");
