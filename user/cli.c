@@ -368,16 +368,41 @@ static int ct_parse_format(const char *arg, enum ct_format *fmt)
 	return 0;
 }
 
-/* Name the option getopt stumbled on: "-x" for short ones, else the word. */
-static void ct_bad_option(FILE *err, const char *cmd, const char *what,
-			  char **argv, int opt)
+/* Did getopt_long stop at the long option @word (without "=VALUE")? */
+static bool ct_long_option_failed(const char *word, int len, int opt,
+				  const struct option *longopts)
 {
-	if (opt)
+	if (strncmp(word, "--", 2))
+		return false;
+	if (!opt)	/* short options always set optopt */
+		return true;
+	for (; longopts->name; longopts++)
+		if ((int)strlen(longopts->name) == len - 2 &&
+		    !strncmp(longopts->name, word + 2, (size_t)len - 2))
+			return longopts->val == opt;
+	return false;
+}
+
+/*
+ * Name the option getopt stumbled on as it was typed: "--perfetto" for a
+ * long one (without any "=VALUE"), "-x" for a short one. getopt_long
+ * sets optopt for a known long option given a value it does not take.
+ */
+static void ct_bad_option(FILE *err, const char *cmd, const char *what,
+			  char **argv, int opt, const struct option *longopts)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	int len = (int)strcspn(word, "=");
+
+	if (!ct_long_option_failed(word, len, opt, longopts)) {
 		fprintf(err, "coretrace %s: %s '-%c' (see coretrace %s --help)\n",
-			cmd, what, opt, cmd);
-	else
-		fprintf(err, "coretrace %s: %s '%s' (see coretrace %s --help)\n",
-			cmd, what, argv[optind - 1], cmd);
+			cmd, what, opt ? opt : '?', cmd);
+		return;
+	}
+	if (opt && word[len] == '=' && !strcmp(what, "unknown option"))
+		what = "option takes no value";
+	fprintf(err, "coretrace %s: %s '%.*s' (see coretrace %s --help)\n",
+		cmd, what, len, word, cmd);
 }
 
 enum {
@@ -496,11 +521,11 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		}
 		if (c == ':') {
 			ct_bad_option(err, "record", "option needs a value", argv,
-				      optopt);
+				      optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 		if (c == '?') {
-			ct_bad_option(err, "record", "unknown option", argv, optopt);
+			ct_bad_option(err, "record", "unknown option", argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 		if (ct_record_option(c, opts, err, "record"))
@@ -569,7 +594,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		}
 		if (c == ':' || c == '?') {
 			ct_bad_option(err, "top", c == ':' ? "option needs a value" :
-				      "unknown option", argv, optopt);
+				      "unknown option", argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 		if (c == 'i') {
@@ -637,7 +662,7 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 		if (c == ':' || c == '?') {
 			ct_bad_option(err, "timechart", c == ':' ?
 				      "option needs a value" : "unknown option",
-				      argv, optopt);
+				      argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 		if (c == 'o') {
@@ -693,7 +718,7 @@ int ct_parse_convert_args(int argc, char **argv, struct ct_convert_opts *opts,
 			continue;
 		}
 		ct_bad_option(err, "convert", c == ':' ? "option needs a value" :
-			      "unknown option", argv, optopt);
+			      "unknown option", argv, optopt, longopts);
 		return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc || !opts->perfetto) {
@@ -724,7 +749,7 @@ int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
 			ct_list_usage(out);
 			return CT_PARSE_EXIT;
 		} else {
-			ct_bad_option(err, "list", "unknown option", argv, optopt);
+			ct_bad_option(err, "list", "unknown option", argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 	}
@@ -756,7 +781,7 @@ int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 			ct_check_usage(out);
 			return CT_PARSE_EXIT;
 		} else {
-			ct_bad_option(err, "check", "unknown option", argv, optopt);
+			ct_bad_option(err, "check", "unknown option", argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 	}
@@ -785,7 +810,7 @@ static void ct_report_usage(FILE *out)
 	      "                           scheduling delay, run time (perf sched timehist)\n"
 	      "  -f, --format FORMAT      text (default), json; csv and html for --top\n"
 	      "      --json, --csv, --html  the same as --format\n"
-	      "  -n, --rows N             --top: the N first rows only\n",
+	      "  -n, --rows N             --top: the N busiest rows (default 20, 0: all)\n",
 	      out);
 }
 
@@ -807,15 +832,24 @@ static int ct_parse_report_format(const char *arg, enum ct_report_out *out)
 static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 			    FILE *err)
 {
+	static const char *const view_names[] = {
+		[CT_VIEW_TOP] = "--top", [CT_VIEW_LATENCY] = "--latency",
+		[CT_VIEW_TIMEHIST] = "--timehist",
+	};
+	enum ct_report_view view;
+
 	switch (c) {
 	case 'T':
-		opts->view = CT_VIEW_TOP;
-		return 0;
 	case 'L':
-		opts->view = CT_VIEW_LATENCY;
-		return 0;
 	case 'H':
-		opts->view = CT_VIEW_TIMEHIST;
+		view = c == 'T' ? CT_VIEW_TOP :
+		       c == 'L' ? CT_VIEW_LATENCY : CT_VIEW_TIMEHIST;
+		if (opts->view != CT_VIEW_RECORDS && opts->view != view) {
+			fprintf(err, "coretrace report: %s and %s are two views: pick one\n",
+				view_names[opts->view], view_names[view]);
+			return -1;
+		}
+		opts->view = view;
 		return 0;
 	case 'j':
 	case 'c':
@@ -830,6 +864,7 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 			arg);
 		return -1;
 	case 'n':
+		opts->rows_set = true;
 		if (!ct_parse_count(arg, &opts->rows))
 			return 0;
 		fprintf(err, "coretrace report: -n wants a number of rows, not '%s'\n",
@@ -857,6 +892,7 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->rows = CT_REPORT_TOP_ROWS;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:n:h", longopts, NULL)) != -1) {
@@ -867,7 +903,7 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 		if (c == ':' || c == '?') {
 			ct_bad_option(err, "report", c == ':' ?
 				      "option needs a value" : "unknown option",
-				      argv, optopt);
+				      argv, optopt, longopts);
 			return CT_PARSE_ERROR;
 		}
 		if (ct_report_option(c, optarg, opts, err))
@@ -875,6 +911,10 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 	}
 	if (opts->out >= CT_REPORT_CSV && opts->view != CT_VIEW_TOP) {
 		fprintf(err, "coretrace report: csv and html are for --top\n");
+		return CT_PARSE_ERROR;
+	}
+	if (opts->rows_set && opts->view != CT_VIEW_TOP) {
+		fprintf(err, "coretrace report: -n is for --top\n");
 		return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc) {
@@ -900,7 +940,7 @@ int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err)
 			ct_version_usage(out);
 			return CT_PARSE_EXIT;
 		}
-		ct_bad_option(err, "version", "unknown option", argv, optopt);
+		ct_bad_option(err, "version", "unknown option", argv, optopt, longopts);
 		return CT_PARSE_ERROR;
 	}
 	if (optind < argc) {

@@ -69,7 +69,10 @@ struct ct_report_opts {
 	enum ct_report_view view;
 	enum ct_report_out out;
 	unsigned int rows;	/* --top: rows shown, 0 for all */
+	bool rows_set;		/* -n was given */
 };
+
+#define CT_REPORT_TOP_ROWS	20	/* --top's rows without -n */
 
 enum ct_parse_result {
 	CT_PARSE_OK = 0,	/* run the command */

@@ -117,14 +117,22 @@ static size_t ct_func_rows(const struct ct_analysis *a,
 }
 
 /* most used first; as powertop, a wakeup weighs like a little CPU time */
-static int ct_row_cmp(const void *pa, const void *pb)
+/* @v (>= 0) to 0.1, as printed: rows that print the same compare equal */
+static long long ct_tenths(double v)
+{
+	return (long long)(v * 10.0 + 0.5);
+}
+
+int ct_top_row_cmp(const void *pa, const void *pb)
 {
 	const struct ct_top_row *ra = pa, *rb = pb;
-	double ia = ra->usage_ms + ra->events * 0.01;
-	double ib = rb->usage_ms + rb->events * 0.01;
+	long long ua = ct_tenths(ra->usage_ms), ub = ct_tenths(rb->usage_ms);
+	long long ea = ct_tenths(ra->events), eb = ct_tenths(rb->events);
 
-	if (ia != ib)
-		return ia < ib ? 1 : -1;
+	if (ua != ub)
+		return ua < ub ? 1 : -1;
+	if (ea != eb)
+		return ea < eb ? 1 : -1;
 	return strcmp(ra->description, rb->description);
 }
 
@@ -136,7 +144,7 @@ size_t ct_top_rows(const struct ct_analysis *a, const struct ct_print_ctx *names
 	n = ct_task_rows(a, names, rows, n, max);
 	n = ct_irq_rows(a, names, rows, n, max);
 	n = ct_func_rows(a, names, rows, n, max);
-	qsort(rows, n, sizeof(*rows), ct_row_cmp);
+	qsort(rows, n, sizeof(*rows), ct_top_row_cmp);
 	return n;
 }
 
@@ -225,25 +233,41 @@ static void ct_cpu_json(FILE *out, const struct ct_analysis *a)
 	fputc(']', out);
 }
 
+/*
+ * The CPU pane in the rows' own columns, so that the CSV is one table:
+ * a state held p % of the window is p * 10 ms/s of that CPU.
+ */
+static void ct_cpu_csv_row(FILE *out, int cpu, const char *state,
+			   double pct)
+{
+	fprintf(out, "%.3f,,CPU state,\"CPU %d %s\",%d\n", pct * 10.0, cpu,
+		state, cpu);
+}
+
 static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
 {
 	double seconds = ct_window_s(a);
+	char state[32];
 	int cpu, s, f;
 
-	fputs("\ncpu,state,percent\n", out);
 	for (cpu = 0; cpu < a->ncpus; cpu++) {
 		const struct ct_an_cpu *c = &a->cpus[cpu];
 
 		if (!c->seen)
 			continue;
 		if (c->idle_since)
-			fprintf(out, "%d,busy,%.3f\n", cpu, ct_pct(c->busy_ns, seconds));
-		for (s = 0; s < ct_top_cstates_seen(c); s++)
-			fprintf(out, "%d,C%d,%.3f\n", cpu, s,
-				ct_pct(c->cstate_ns[s], seconds));
-		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
-			fprintf(out, "%d,%u kHz,%.3f\n", cpu, c->freqs[f].khz,
-				ct_pct(c->freqs[f].ns, seconds));
+			ct_cpu_csv_row(out, cpu, "busy", ct_pct(c->busy_ns, seconds));
+		for (s = 0; s < ct_top_cstates_seen(c); s++) {
+			snprintf(state, sizeof(state), "C%d", s);
+			ct_cpu_csv_row(out, cpu, state,
+				       ct_pct(c->cstate_ns[s], seconds));
+		}
+		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++) {
+			snprintf(state, sizeof(state), "at %u MHz",
+				 c->freqs[f].khz / 1000);
+			ct_cpu_csv_row(out, cpu, state,
+				       ct_pct(c->freqs[f].ns, seconds));
+		}
 	}
 }
 
@@ -290,7 +314,7 @@ static void ct_put_json(FILE *out, const char *s)
 /* ---- the four printers ---- */
 
 static void ct_top_text(FILE *out, const struct ct_analysis *a,
-			const struct ct_top_row *rows, size_t n,
+			const struct ct_top_row *rows, size_t n, size_t total,
 			const char *title)
 {
 	char escaped[4 * sizeof(rows->description)];
@@ -302,7 +326,11 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 	if (a->lost)
 		fprintf(out, ", %llu lost while recording",
 			(unsigned long long)a->lost);
-	fprintf(out, "%s\n\n", a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
+	fprintf(out, "%s\n", a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
+	if (n < total)
+		fprintf(out, "the %zu busiest of %zu rows (-n 0: all of them)\n", n,
+			total);
+	fputc('\n', out);
 	fputs("      Usage   Events/s  Category   Description\n", out);
 	for (i = 0; i < n; i++) {
 		ct_text_escape(escaped, sizeof(escaped), rows[i].description,
@@ -314,17 +342,17 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 }
 
 static void ct_top_json(FILE *out, const struct ct_analysis *a,
-			const struct ct_top_row *rows, size_t n,
+			const struct ct_top_row *rows, size_t n, size_t total,
 			const char *title)
 {
 	size_t i;
 
 	fputs("{\"source\":", out);
 	ct_put_json(out, title);
-	fprintf(out, ",\"seconds\":%.6f,\"records\":%llu,\"records_lost\":%llu,\"tasks_dropped\":%llu,\"rows\":[",
+	fprintf(out, ",\"seconds\":%.6f,\"records\":%llu,\"records_lost\":%llu,\"tasks_dropped\":%llu,\"rows_total\":%zu,\"rows\":[",
 		ct_window_s(a), (unsigned long long)a->records,
 		(unsigned long long)a->lost,
-		(unsigned long long)a->tasks_dropped);
+		(unsigned long long)a->tasks_dropped, total);
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%s{\"category\":\"%s\",\"description\":", i ? "," : "",
 			rows[i].category);
@@ -380,7 +408,7 @@ static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
 }
 
 static void ct_top_html(FILE *out, const struct ct_analysis *a,
-			const struct ct_top_row *rows, size_t n,
+			const struct ct_top_row *rows, size_t n, size_t total,
 			const char *title)
 {
 	double max = n && rows[0].usage_ms > 0 ? rows[0].usage_ms : 1.0;
@@ -399,9 +427,19 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 	      ".Timer{color:#4a148c}.Work{color:#0d47a1}\n"
 	      "</style></head><body>\n<h1>coretrace overview</h1>\n<p>", out);
 	ct_put_xml(out, title);
-	fprintf(out, ": %.2f s, %llu records</p>\n<table>\n<tr><th>Usage (ms/s)</th>"
-		"<th></th><th>Events/s</th><th>Category</th><th>Description</th></tr>\n",
-		ct_window_s(a), (unsigned long long)a->records);
+	fprintf(out, ": %.2f s, %llu records", ct_window_s(a),
+		(unsigned long long)a->records);
+	if (a->lost)
+		fprintf(out, ", %llu lost while recording",
+			(unsigned long long)a->lost);
+	fputs("</p>\n", out);
+	ct_html_cpus(out, a);
+	fputs("<h2>Processes, interrupts, timers and work</h2>\n", out);
+	if (n < total)
+		fprintf(out, "<p>The %zu busiest of %zu rows (-n 0: all of them).</p>\n",
+			n, total);
+	fputs("<table>\n<tr><th>Usage (ms/s)</th><th></th><th>Events/s</th>"
+	      "<th>Category</th><th>Description</th></tr>\n", out);
 	for (i = 0; i < n; i++) {
 		fprintf(out, "<tr><td class=\"n\">%.1f</td><td><span class=\"bar\" "
 			"style=\"width:%dpx\"></span></td><td class=\"n\">%.1f</td>"
@@ -411,9 +449,7 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 		ct_put_xml(out, rows[i].description);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table>\n", out);
-	ct_html_cpus(out, a);
-	fputs("</body></html>\n", out);
+	fputs("</table>\n</body></html>\n", out);
 }
 
 void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
@@ -423,27 +459,26 @@ void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
 	size_t max = (size_t)a->task_mask + 1 + CT_AN_IRQS + CT_AN_SOFTIRQS +
 		     CT_AN_FUNC_KINDS * CT_AN_FUNCS;
 	struct ct_top_row *rows = calloc(max, sizeof(*rows));
-	size_t n;
+	size_t n, total;
 
 	if (!rows) {
 		fputs("coretrace: out of memory for the overview\n", stderr);
 		return;
 	}
-	n = ct_top_rows(a, names, rows, max);
-	if (limit && n > limit)
-		n = limit;
+	total = ct_top_rows(a, names, rows, max);
+	n = limit && total > limit ? limit : total;
 	switch (fmt) {
 	case CT_OUT_JSON:
-		ct_top_json(out, a, rows, n, title);
+		ct_top_json(out, a, rows, n, total, title);
 		break;
 	case CT_OUT_CSV:
 		ct_top_csv(out, a, rows, n);
 		break;
 	case CT_OUT_HTML:
-		ct_top_html(out, a, rows, n, title);
+		ct_top_html(out, a, rows, n, total, title);
 		break;
 	default:
-		ct_top_text(out, a, rows, n, title);
+		ct_top_text(out, a, rows, n, total, title);
 	}
 	free(rows);
 }

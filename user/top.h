@@ -33,6 +33,11 @@ struct ct_top_row {
  */
 size_t ct_top_rows(const struct ct_analysis *a, const struct ct_print_ctx *names,
 		   struct ct_top_row *rows, size_t max);
+/*
+ * qsort order of the rows: usage, then events, each as printed (to 0.1),
+ * higher first; then the description.
+ */
+int ct_top_row_cmp(const void *pa, const void *pb);
 
 /*
  * Print the overview: at most @limit rows (0: all), then the CPU pane.

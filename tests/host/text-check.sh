@@ -25,6 +25,7 @@ escaped='ev\x1b]0;il\x07\x0a\x1b[2J'
 for view in records top latency timehist; do
 	opt=--$view
 	[ "$view" = records ] && opt=
+	[ "$view" = top ] && opt="--top -n 0"	# every row, the hostile one too
 	# shellcheck disable=SC2086
 	"$ct" report $opt "$work/cap" > "$work/$view.txt" 2> "$work/$view.err"
 	check "report $view exit status" 0 $?

@@ -177,7 +177,7 @@ static void test_cpu_and_irqs(void)
 	CT_CHECK_INT(an.last_ts, T0 + 15 * MS);
 }
 
-static char *print_top(enum ct_out fmt)
+static char *print_top_rows(enum ct_out fmt, size_t limit)
 {
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
@@ -193,10 +193,73 @@ static char *print_top(enum ct_out fmt)
 	ct_comm_cache_set(&comms, 200, "b<&>\"");
 	ct_irq_names_set(&irqs, 5, "virtio0");
 	ct_symtab_set(&syms, 0x1234, "demo_fn");	/* from the capture */
-	ct_top_print(f, fmt, &an, &names, 0, "cap");
+	ct_top_print(f, fmt, &an, &names, limit, "cap");
 	fclose(f);
 	ct_comm_cache_free(&comms);
 	return text;
+}
+
+/* lines of @csv whose number of fields differs from the header's */
+static int csv_columns_differ(const char *csv)
+{
+	int fields = 1, header = -1, differ = 0;
+	bool quoted = false;
+
+	for (; *csv; csv++) {
+		if (*csv == '"')
+			quoted = !quoted;
+		else if (*csv == ',' && !quoted)
+			fields++;
+		else if (*csv == '\n' && !quoted) {
+			if (header < 0)
+				header = fields;
+			else if (fields != header)
+				differ++;
+			fields = 1;
+		}
+	}
+	return differ;
+}
+
+/* rows that print the same usage go by events, then by name */
+static char *print_top(enum ct_out fmt)
+{
+	return print_top_rows(fmt, 0);
+}
+
+/* -n: the busiest rows only, and the output says so */
+static void test_top_limit(void)
+{
+	char *text = print_top_rows(CT_OUT_TEXT, 1);
+
+	CT_CHECK(strstr(text, "\nthe 1 busiest of ") != NULL);
+	CT_CHECK(strstr(text, "alpha [100]") != NULL);
+	CT_CHECK(strstr(text, "[5] virtio0") == NULL);
+	free(text);
+	text = print_top_rows(CT_OUT_JSON, 1);
+	CT_CHECK(strstr(text, "\"rows_total\":") != NULL);
+	CT_CHECK(strstr(text, "\"rows_total\":1,") == NULL);
+	CT_CHECK(strstr(text, "virtio0") == NULL);
+	free(text);
+	text = print_top_rows(CT_OUT_TEXT, 0);
+	CT_CHECK(strstr(text, "busiest of") == NULL);
+	free(text);
+}
+
+static void test_row_order(void)
+{
+	struct ct_top_row rows[4] = {
+		{ "Process", "b", 1, 744.14, 10.0 },
+		{ "Process", "a", 2, 744.16, 10.0 },	/* 744.2 */
+		{ "Process", "c", 3, 744.11, 30.0 },	/* 744.1, more events */
+		{ "Process", "d", 4, 744.09, 10.04 },	/* 744.1 and 10.0 too */
+	};
+
+	qsort(rows, 4, sizeof(rows[0]), ct_top_row_cmp);
+	CT_CHECK_STR(rows[0].description, "a");
+	CT_CHECK_STR(rows[1].description, "c");
+	CT_CHECK_STR(rows[2].description, "b");
+	CT_CHECK_STR(rows[3].description, "d");
 }
 
 static void test_top(void)
@@ -219,7 +282,10 @@ static void test_top(void)
 	text = print_top(CT_OUT_CSV);
 	CT_CHECK(strstr(text, "usage_ms_per_s,events_per_s,category,description,id\n533.333,66.667,Process,\"alpha [100]\",100\n") != NULL);
 	CT_CHECK(strstr(text, ",\"b<&>\"\" [200]\",200\n") != NULL);	/* quotes doubled */
-	CT_CHECK(strstr(text, "1,C2,66.667\n") != NULL);
+	/* one table: the CPU pane in the rows' columns (66.667 % = 666.667 ms/s) */
+	CT_CHECK(strstr(text, "\n666.667,,CPU state,\"CPU 1 C2\",1\n") != NULL);
+	CT_CHECK(strstr(text, "\n333.333,,CPU state,\"CPU 1 at 1000 MHz\",1\n") != NULL);
+	CT_CHECK_INT(csv_columns_differ(text), 0);
 	free(text);
 	text = print_top(CT_OUT_HTML);
 	CT_CHECK(!strncmp(text, "<!DOCTYPE html>", 15));
@@ -402,6 +468,8 @@ void test_analysis(void)
 	test_scheduling();
 	test_cpu_and_irqs();
 	test_top();
+	test_top_limit();
+	test_row_order();
 	test_new_window();
 	ct_analysis_free(&an);
 	test_bounded();

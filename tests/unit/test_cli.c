@@ -357,6 +357,26 @@ static void test_report_args(void)
 	CT_CHECK_INT(parse_report("--top", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_INT(parse_report("--bogus cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace report: unknown option '--bogus' (see coretrace report --help)\n");
+	/* options named as typed */
+	CT_CHECK_INT(parse_report("--top=1 cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: option takes no value '--top' (see coretrace report --help)\n");
+	CT_CHECK_INT(parse_report("--top -xZ cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: unknown option '-x' (see coretrace report --help)\n");
+	CT_CHECK_INT(parse_report("cap --rows", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: option needs a value '--rows' (see coretrace report --help)\n");
+	/* one view; -n only with --top, 20 rows without it */
+	CT_CHECK_INT(parse_report("--top --latency cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: --top and --latency are two views: pick one\n");
+	CT_CHECK_INT(parse_report("--timehist --top cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: --timehist and --top are two views: pick one\n");
+	CT_CHECK_INT(parse_report("--top --top cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(parse_report("-n 5 cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: -n is for --top\n");
+	CT_CHECK_INT(parse_report("--latency -n 5 cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(parse_report("--top cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.rows, CT_REPORT_TOP_ROWS);
+	CT_CHECK_INT(parse_report("--top -n 0 cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(ro.rows, 0);
 }
 
 /*
@@ -427,6 +447,8 @@ static void test_view_args(void)
 	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(co.dir, "cap");
 	CT_CHECK_STR(co.perfetto, "t.json");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto", &co, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace convert: option needs a value '--perfetto' (see coretrace convert --help)\n");
 	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap", &co, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
 	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --json t.json", &co, err, sizeof(err)), CT_PARSE_ERROR);

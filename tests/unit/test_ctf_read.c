@@ -488,7 +488,8 @@ void test_ctf_read(void)
 
 	/* stream_1: header 0..67, comm event at 68 */
 	broken(dir, "printf 'xx' | dd of=%s/stream_1 bs=1 seek=0 conv=notrunc 2>/dev/null", "wrong packet magic");
-	broken(dir, "printf 'x' | dd of=%s/stream_1 bs=1 seek=5 conv=notrunc 2>/dev/null", "another trace");
+	/* one uuid byte, flipped (a fixed byte could be the one it holds) */
+	broken(dir, "b=$(od -An -tu1 -j5 -N1 %s/stream_1) && printf \"\\\\$(printf %%03o $((b ^ 1)))\" | dd of=%s/stream_1 bs=1 seek=5 conv=notrunc 2>/dev/null", "another trace");
 	broken(dir, "truncate -s 40 %s/stream_1", "truncated packet header");
 	broken(dir, "truncate -s 100 %s/stream_1", "past the end of the file");
 	broken(dir, "printf '\\377\\377' | dd of=%s/stream_1 bs=1 seek=46 conv=notrunc 2>/dev/null", "content size larger");
