@@ -29,6 +29,17 @@ enum tc_task_state {
 
 #define TC_KEY_NONE	0xffffffffu	/* CPU lane before its first record */
 
+/*
+ * A task lane's pixel column shares the lane's height among the states
+ * the task was in during that column, in proportion (a task that ran 8 %
+ * of a column shows a green band of 8 % of the height, at least a pixel,
+ * under its red runnable share): its run key packs the three heights.
+ */
+#define TC_MIX(run, wait, sleep) \
+	((1u << 24) | (uint32_t)(run) | (uint32_t)(wait) << 8 | \
+	 (uint32_t)(sleep) << 16)
+#define TC_MIX_HEIGHT(mix, state)	(((mix) >> (8 * ((state) - 1))) & 0xff)
+
 struct tc_lane {
 	bool cpu;		/* a CPU lane (keys: tid, 0 idle) or a task's */
 	uint32_t id;		/* CPU number or tid */
@@ -37,6 +48,7 @@ struct tc_lane {
 	int col;		/* pixel column being filled, -1: none */
 	uint32_t col_key, best_key;
 	uint64_t col_ns, best_ns;
+	uint64_t state_ns[TC_SLEEPING + 1];	/* task lanes: this column's */
 	bool has_run;		/* a run of equal columns waits to be drawn */
 	uint32_t run_key;
 	int run_start, run_end;
@@ -56,6 +68,7 @@ struct tc_chart {
 	int nlanes, ncpu_lanes;
 	struct tc_lane *cpu_lane[CT_MAX_CPUS];
 	uint64_t elements;
+	int svg_width;
 };
 
 static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t len)
@@ -74,6 +87,27 @@ static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t le
 			 42u + (key * 7u) % 20u);
 }
 
+/* a task lane's run: running at the bottom, runnable, then sleeping */
+static void tc_draw_mix(struct tc_chart *c, const struct tc_lane *l, int width)
+{
+	static const enum tc_task_state order[] = {
+		TC_RUNNING, TC_RUNNABLE, TC_SLEEPING,
+	};
+	int bottom = l->y + TC_LANE, i, h;
+	char color[32];
+
+	for (i = 0; i < 3; i++) {
+		h = (int)TC_MIX_HEIGHT(l->run_key, order[i]);
+		if (!h)
+			continue;
+		bottom -= h;
+		tc_color(l, order[i], color, sizeof(color));
+		fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+			TC_LEFT + l->run_start, bottom, width, h, color);
+		c->elements++;
+	}
+}
+
 static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 {
 	char color[32], name[CT_COMM_LEN + 16];
@@ -82,8 +116,12 @@ static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 	if (!l->has_run || width <= 0)
 		return;
 	l->has_run = false;
-	if ((!l->cpu && l->run_key == TC_NONE) || (l->cpu && l->run_key == TC_KEY_NONE))
+	if ((!l->cpu && !l->run_key) || (l->cpu && l->run_key == TC_KEY_NONE))
 		return;
+	if (!l->cpu) {
+		tc_draw_mix(c, l, width);
+		return;
+	}
 	tc_color(l, l->run_key, color, sizeof(color));
 	fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 		TC_LEFT + l->run_start, l->y, width, TC_LANE, color);
@@ -115,10 +153,50 @@ static void tc_put_cols(struct tc_chart *c, struct tc_lane *l, int from, int to,
 	l->run_end = to;
 }
 
+/*
+ * Heights of a task's states in a column that held @ns[state] of each: in
+ * proportion, a state held at all gets a pixel; 0 when none was known.
+ */
+static uint32_t tc_mix(const uint64_t *ns)
+{
+	double known = (double)ns[TC_RUNNING] + (double)ns[TC_RUNNABLE] +
+		       (double)ns[TC_SLEEPING];
+	int h[TC_SLEEPING + 1] = { 0 }, state, left = TC_LANE;
+
+	if (known <= 0)
+		return 0;
+	for (state = TC_RUNNING; state <= TC_RUNNABLE; state++) {
+		h[state] = (int)((double)ns[state] * TC_LANE / known + 0.5);
+		if (ns[state] && !h[state])
+			h[state] = 1;
+		if (h[state] > left)
+			h[state] = left;
+		left -= h[state];
+	}
+	h[TC_SLEEPING] = left;
+	if (ns[TC_SLEEPING] && !left && h[TC_RUNNABLE] > 1) {
+		h[TC_RUNNABLE]--;	/* sleeping was seen too: keep a pixel */
+		h[TC_SLEEPING] = 1;
+	}
+	return TC_MIX(h[TC_RUNNING], h[TC_RUNNABLE], h[TC_SLEEPING]);
+}
+
+/* the run key of a whole column in state @key */
+static uint32_t tc_pure(const struct tc_lane *l, uint32_t key)
+{
+	uint64_t ns[TC_SLEEPING + 1] = { 0 };
+
+	if (l->cpu)
+		return key;
+	ns[key] = 1;	/* TC_NONE counts as unknown */
+	return tc_mix(ns);
+}
+
 static void tc_close_col(struct tc_chart *c, struct tc_lane *l)
 {
 	if (l->col >= 0)
-		tc_put_cols(c, l, l->col, l->col + 1, l->best_key);
+		tc_put_cols(c, l, l->col, l->col + 1,
+			    l->cpu ? l->best_key : tc_mix(l->state_ns));
 	l->col = -1;
 }
 
@@ -137,6 +215,11 @@ static void tc_add_piece(struct tc_chart *c, struct tc_lane *l, int col,
 		l->col = col;
 		l->col_key = l->best_key = key;
 		l->col_ns = l->best_ns = 0;
+		memset(l->state_ns, 0, sizeof(l->state_ns));
+	}
+	if (!l->cpu) {
+		l->state_ns[key] += ns;
+		return;
 	}
 	if (key != l->col_key) {
 		l->col_key = key;
@@ -179,7 +262,7 @@ static void tc_span(struct tc_chart *c, struct tc_lane *l, uint32_t key,
 		through = tc_col_of(c, to);
 		if (through > col) {
 			tc_close_col(c, l);
-			tc_put_cols(c, l, col, through, key);
+			tc_put_cols(c, l, col, through, tc_pure(l, key));
 			col = through;
 			from = tc_col_end(c, through - 1);
 			if (from > to)
@@ -316,7 +399,7 @@ static double tc_tick_step(double ns_per_px)
 
 static void tc_header(struct tc_chart *c, int height)
 {
-	int w = TC_LEFT + (int)c->opts->width + 20;
+	int w = c->svg_width;
 	double step = tc_tick_step(c->ns_per_px), t;
 	int x;
 
@@ -334,7 +417,8 @@ static void tc_header(struct tc_chart *c, int height)
 		x = TC_LEFT + (int)(t / c->ns_per_px);
 		fprintf(c->out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-width=\"0.5\"/>\n"
 			"<text x=\"%d\" y=\"%d\">%g s</text>\n", x, TC_TOP - 8, x,
-			height - 40, x + 2, TC_TOP - 12, t / 1e9);
+			c->lanes[c->nlanes - 1].y + TC_LANE + 30, x + 2,
+			TC_TOP - 12, t / 1e9);
 	}
 }
 
@@ -357,23 +441,58 @@ static void tc_labels(struct tc_chart *c)
 	}
 }
 
-static void tc_legend(struct tc_chart *c, int y)
-{
-	static const struct { const char *color, *text; } items[] = {
-		{ "#2e7d32", "running" },
-		{ "#e53935", "runnable (waiting for a CPU)" },
-		{ "#e3e7ee", "sleeping" },
-		{ "#c9ced6", "CPU idle" },
-		{ "hsl(137,60%,49%)", "CPU running a task (one colour per task)" },
-	};
-	int i, x = 10;
+static const struct { const char *color, *text; } tc_legend_items[] = {
+	{ "#2e7d32", "running" },
+	{ "#e53935", "runnable (waiting for a CPU)" },
+	{ "#e3e7ee", "sleeping" },
+	{ "#c9ced6", "CPU idle" },
+	{ "hsl(137,60%,49%)", "CPU running a task (one colour per task)" },
+};
 
-	for (i = 0; i < (int)(sizeof(items) / sizeof(items[0])); i++) {
-		fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#666\" stroke-width=\"0.5\"/>\n"
-			"<text x=\"%d\" y=\"%d\">%s</text>\n", x, y, items[i].color,
-			x + 20, y + 12, items[i].text);
-		x += 40 + 8 * (int)strlen(items[i].text);
+#define TC_LEGEND_ITEMS	(int)(sizeof(tc_legend_items) / sizeof(tc_legend_items[0]))
+#define TC_LEGEND_LINE	20
+
+static int tc_legend_item_px(int i)
+{
+	return 40 + 8 * (int)strlen(tc_legend_items[i].text);
+}
+
+/* The legend from @y, wrapped to the picture's width; returns its lines. */
+static int tc_legend(struct tc_chart *c, int y, bool draw)
+{
+	int i, x = 10, lines = 1;
+
+	for (i = 0; i < TC_LEGEND_ITEMS; i++) {
+		if (x > 10 && x + tc_legend_item_px(i) > c->svg_width) {
+			x = 10;
+			y += TC_LEGEND_LINE;
+			lines++;
+		}
+		if (draw)
+			fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#666\" stroke-width=\"0.5\"/>\n"
+				"<text x=\"%d\" y=\"%d\">%s</text>\n", x, y,
+				tc_legend_items[i].color, x + 20, y + 12,
+				tc_legend_items[i].text);
+		x += tc_legend_item_px(i);
 	}
+	return lines;
+}
+
+/*
+ * Wide enough for the time axis, the title (about 9 px a character at
+ * 16 px) and the legend's widest item.
+ */
+static int tc_svg_width(const struct tc_chart *c)
+{
+	int w = TC_LEFT + (int)c->opts->width + 20, i;
+	int title = 20 + 9 * (int)(strlen(c->opts->dir) + 55);
+
+	if (w < title)
+		w = title;
+	for (i = 0; i < TC_LEGEND_ITEMS; i++)
+		if (w < 20 + tc_legend_item_px(i))
+			w = 20 + tc_legend_item_px(i);
+	return w;
 }
 
 /*
@@ -410,7 +529,9 @@ static int tc_draw(struct tc_chart *c)
 	c->ns_per_px = (double)(c->t1 - c->t0) / (double)c->opts->width;
 	if (tc_lanes(c))
 		return -ENOMEM;
-	height = c->lanes[c->nlanes - 1].y + TC_LANE + 70;
+	c->svg_width = tc_svg_width(c);
+	height = c->lanes[c->nlanes - 1].y + TC_LANE + 70 +
+		 (tc_legend(c, 0, false) - 1) * TC_LEGEND_LINE;
 	tc_header(c, height);
 	tc_labels(c);
 	if (tc_pass(c, tc_record, false))
@@ -420,7 +541,7 @@ static int tc_draw(struct tc_chart *c)
 		tc_close_col(c, &c->lanes[i]);
 		tc_draw_run(c, &c->lanes[i]);
 	}
-	tc_legend(c, height - 30);
+	tc_legend(c, c->lanes[c->nlanes - 1].y + TC_LANE + 40, true);
 	fputs("</svg>\n", c->out);
 	return 0;
 }

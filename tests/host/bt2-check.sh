@@ -72,6 +72,39 @@ cpus = sum(1 for t in texts if t[4:].isdigit() and t.startswith("CPU "))
 tasks = sum(1 for t in texts if t.startswith("task-") and t.endswith("]"))
 print(cpus, tasks)' "$work/chart.svg")"
 
+# a busy capture's task lanes show how much each task ran: the running
+# share of their area is the share report --top gives the same tasks
+"$mk" -n 1000000 -c 4 "$work/busy" > /dev/null || { echo "bt2-check: mkcapture failed"; exit 1; }
+"$ct" timechart "$work/busy" -o "$work/busy.svg" -n 10 2> /dev/null
+check "timechart of a busy capture: exit status" 0 $?
+chart=$(python3 -c '
+import sys, xml.etree.ElementTree as et
+area = {}
+for r in et.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}rect"):
+    if r.get("fill") in ("#2e7d32", "#e53935", "#e3e7ee"):
+        area[r.get("fill")] = area.get(r.get("fill"), 0) + float(r.get("width")) * float(r.get("height"))
+print("%.2f" % (100 * area.get("#2e7d32", 0) / sum(area.values())))' "$work/busy.svg" 2>&1)
+top=$("$ct" report --top -n 10 --json "$work/busy" 2> /dev/null | python3 -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin)["rows"] if r["category"] == "Process"]
+print("%.2f" % (sum(r["usage_ms_per_s"] for r in rows[:10]) / 100))' 2>&1)
+echo "bt2-check: the 10 busiest tasks ran ${top}% of the window (report --top); running is ${chart}% of their lanes' area"
+check "timechart's running share within 1 point of report's" 1 \
+	"$(awk -v a="$chart" -v b="$top" 'BEGIN { d = a - b; print (d >= -1 && d <= 1) }')"
+# a narrow chart still holds its title and legend (text about 7 px a
+# character at 12 px, 9 px at 16 px)
+"$ct" timechart "$work/busy" -o "$work/narrow.svg" -n 3 -w 100 2> /dev/null
+check "timechart -w 100: exit status" 0 $?
+check "timechart -w 100: texts past the picture's right edge" 0 "$(python3 -c '
+import sys, xml.etree.ElementTree as et
+svg = et.parse(sys.argv[1]).getroot()
+width = float(svg.get("width"))
+out = 0
+for t in svg.iter("{http://www.w3.org/2000/svg}text"):
+    px = 9 if t.get("class") == "t" else 7
+    out += float(t.get("x")) + px * len(t.text or "") > width
+print(out)' "$work/narrow.svg" 2>&1)"
+
 # losses: babeltrace2 warns of the records each CPU's packets say were
 # discarded; coretrace's readers say the same, CPU by CPU
 "$mk" -n 20000 -c 4 -l 1:500 -l 3:7 "$work/lost" > /dev/null || { echo "bt2-check: mkcapture -l failed"; exit 1; }
