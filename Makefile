@@ -153,6 +153,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	@$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
+	tests/host/verifier-matrix-check.sh
 
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
@@ -183,7 +184,7 @@ vm-matrix: $(INITRAMFS) kernel
 	tests/vm/compare-streams.sh stock=$(BUILD)/vm/stock/artifacts/stream.txt \
 		control=$(BUILD)/vm/control/artifacts/stream.txt \
 		padded=$(BUILD)/vm/padded/artifacts/stream.txt
-	tests/vm/verifier-matrix.sh $(BUILD)/verifier-matrix.csv \
+	tests/vm/verifier-matrix.py $(BUILD)/verifier-matrix.csv \
 		tests/verifier-baseline.csv \
 		stock=$(BUILD)/vm/stock/artifacts/check.json \
 		control=$(BUILD)/vm/control/artifacts/check.json \

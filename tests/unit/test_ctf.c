@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include "ct_test.h"
 #include "ctf.h"
 
@@ -98,10 +99,16 @@ static void test_event_bytes(void)
 	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 16);
 	r.sched_switch.next_pid = 0;		/* "swapper/0" */
 	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 10);
-	/* the goal: at most the ring's 32 bytes for names up to 14 chars */
-	CT_CHECK(5 + 12 + 15 <= 32);
-	/* 2^32 ns after the previous event: the extended header */
+	/*
+	 * the goal: a capture's switch takes no more than the ring record it
+	 * came in (the record and the ring's header) for names up to 14 chars
+	 */
 	r.sched_switch.next_pid = 200;
+	ct_comm_cache_set(&comms, 200, "fourteen-chars");
+	CT_CHECK(event_bytes(r, 1, 2, &comms) <=
+		 (int)sizeof(struct ct_sched_switch) + BPF_RINGBUF_HDR_SZ);
+	ct_comm_cache_set(&comms, 200, "fifteen-chars-x");
+	/* 2^32 ns after the previous event: the extended header */
 	CT_CHECK_INT(event_bytes(r, 1, 1 + (1ull << 32), &comms), 10 + 12 + 16);
 	CT_CHECK_INT(event_bytes(r, 1, (1ull << 32), &comms), 5 + 12 + 16);
 	ct_comm_cache_free(&comms);

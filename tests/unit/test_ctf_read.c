@@ -507,7 +507,7 @@ void test_ctf_read(void)
 	broken(dir, "rm %s/stream_1 && mkdir %s/stream_1", "stream_1: offset 0: a directory, not a file");
 	broken(dir, "rm %s/metadata && mkdir %s/metadata", "metadata: a directory, not a file");
 	broken(dir, "rm %s/metadata && ln -s /dev/zero %s/metadata", "metadata: a device, not a regular file");
-	broken(dir, "rm %s/metadata", "metadata");
+	broken(dir, "rm %s/metadata", "metadata: No such file or directory");
 	broken(dir, "truncate -s 0 %s/stream_1", "stream_1: offset 0: empty stream file");
 	/* a stream is the CPU it is named after, and only one stream is */
 	broken(dir, "mv %s/stream_1 %s/stream_7", "not the CPU its stream file is named after");
