@@ -154,6 +154,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/verifier-matrix-check.sh
+	tests/host/mutate.py $(MKCAPTURE) ./coretrace $(BUILD)/host
 
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)

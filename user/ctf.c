@@ -143,12 +143,16 @@ static void ct_uuid_text(const unsigned char u[16], char out[37])
 		 u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
-/* a TSDL string literal: the characters TSDL would misread are dropped */
+/*
+ * a TSDL string literal of printable ASCII: what TSDL would misread, and
+ * what babeltrace2's lexer refuses (bytes past 0x7e), is dropped
+ */
 static void ct_tsdl_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++)
-		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20 &&
+		    (unsigned char)*s <= 0x7e)
 			fputc(*s, f);
 	fputc('"', f);
 }

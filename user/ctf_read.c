@@ -131,75 +131,113 @@ static int ct_parse_uuid(const char *text, unsigned char uuid[16])
 }
 
 /*
- * The parts of a capture's metadata that say how its bytes are laid out:
- * the integer types and the trace block, the clock's identity and
- * frequency, the stream, and every event with its id and fields. A capture
- * this coretrace reads declares them exactly as this coretrace writes them;
- * only env values and the clock's offset to real time vary.
+ * A capture's metadata is the text this coretrace writes, byte for byte:
+ * only the env's kernel_release and hostname strings and the clock's
+ * offset to real time vary, and the reader writes the text again with the
+ * capture's own values and compares. A difference is named by the part of
+ * the text it is in.
  */
 static const struct {
-	const char *from, *to;		/* to NULL: the end of the file */
+	const char *from;
 	const char *what;
-} ct_layout_parts[] = {
-	{ "/* CTF 1.8", "env {\n", "types and trace packet header" },
-	{ "clock {\n", "\toffset_s = ", "clock" },
-	{ "stream {\n", NULL, "stream and event declarations" },
+} ct_metadata_parts[] = {
+	{ "/* CTF 1.8", "types and trace packet header" },
+	{ "env {\n", "env" },
+	{ "clock {\n", "clock" },
+	{ "stream {\n", "stream and event declarations" },
 };
 
-static int ct_layout_part(const char *text, size_t len, int i, size_t *from,
-			  size_t *to)
-{
-	const char *a = strstr(text, ct_layout_parts[i].from), *b;
+#define CT_METADATA_PARTS \
+	(int)(sizeof(ct_metadata_parts) / sizeof(ct_metadata_parts[0]))
 
-	if (!a)
+/* The name of the part of @want (the writer's text) that holds byte @at */
+static const char *ct_metadata_part(const char *want, size_t at)
+{
+	const char *what = ct_metadata_parts[0].what, *p;
+	int i;
+
+	for (i = 1; i < CT_METADATA_PARTS; i++) {
+		p = strstr(want, ct_metadata_parts[i].from);
+		if (p && (size_t)(p - want) <= at)
+			what = ct_metadata_parts[i].what;
+	}
+	return what;
+}
+
+/*
+ * The string after @key (a TSDL literal the writer wrote: printable ASCII
+ * without quote or backslash) into @buf; -1 when there is none.
+ */
+static int ct_metadata_string(const char *text, const char *key, char *buf,
+			      size_t len)
+{
+	const char *p = strstr(text, key);
+	size_t n = 0;
+
+	if (!p)
 		return -1;
-	b = ct_layout_parts[i].to ? strstr(a, ct_layout_parts[i].to) : text + len;
-	if (!b)
+	for (p += strlen(key); *p != '"'; p++) {
+		if (*p < 0x20 || *p > 0x7e || *p == '\\' || n + 1 >= len)
+			return -1;
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int ct_metadata_env(const char *text, struct ct_ctf_env *env,
+			   char *release, char *host, size_t len)
+{
+	const char *p = strstr(text, "\toffset_s = ");
+	long long seconds, ns;
+	char *end;
+
+	if (ct_metadata_string(text, "\tkernel_release = \"", release, len) ||
+	    ct_metadata_string(text, "\thostname = \"", host, len) || !p)
 		return -1;
-	*from = (size_t)(a - text);
-	*to = (size_t)(b - text);
+	seconds = strtoll(p + 12, &end, 10);
+	if (strncmp(end, ";\n\toffset = ", 12))
+		return -1;
+	ns = strtoll(end + 12, &end, 10);
+	if (*end != ';' || seconds > INT64_MAX / 1000000000 - 1 ||
+	    seconds < INT64_MIN / 1000000000 + 1)
+		return -1;
+	env->kernel_release = release;
+	env->hostname = host;
+	env->clock_offset_ns = seconds * 1000000000 + ns;
 	return 0;
 }
 
 static int ct_metadata_layout(struct ct_ctf_reader *r, const char *path,
 			      const char *text, size_t len)
 {
-	struct ct_ctf_env env = { "", "", 0 };
-	char *want = NULL, what[200];
-	size_t want_len = 0, a, b, wa, wb, k;
-	FILE *f = open_memstream(&want, &want_len);
-	int i, err = 0;
+	char release[256], host[256], what[200];
+	struct ct_ctf_env env;
+	char *want = NULL;
+	size_t want_len = 0, k;
+	FILE *f;
 
+	if (strlen(text) != len)
+		return ct_fail(r, path, strlen(text), "NUL byte in the metadata");
+	if (ct_metadata_env(text, &env, release, host, sizeof(release)))
+		return ct_fail(r, path, 0, "env or clock values not written the way coretrace writes them (kernel_release, hostname, offset_s, offset)");
+	f = open_memstream(&want, &want_len);
 	if (!f)
 		return ct_fail(r, path, 0, "out of memory");
 	if (ct_ctf_write_metadata(f, r->uuid, &env) || fclose(f)) {
 		free(want);
 		return ct_fail(r, path, 0, "out of memory");
 	}
-	if (strlen(text) != len) {
+	for (k = 0; k < len && k < want_len && text[k] == want[k]; k++)
+		;
+	if (k < len || k < want_len) {
+		snprintf(what, sizeof(what), "%s differ from the ones this coretrace writes",
+			 ct_metadata_part(want, k));
 		free(want);
-		return ct_fail(r, path, strlen(text), "NUL byte in the metadata");
-	}
-	for (i = 0; !err && i < (int)(sizeof(ct_layout_parts) / sizeof(ct_layout_parts[0])); i++) {
-		if (ct_layout_part(want, want_len, i, &wa, &wb))
-			continue;	/* cannot happen: the writer's own text */
-		if (ct_layout_part(text, len, i, &a, &b)) {
-			snprintf(what, sizeof(what), "no %s where coretrace writes it",
-				 ct_layout_parts[i].what);
-			err = ct_fail(r, path, 0, what);
-			break;
-		}
-		for (k = 0; k < b - a && k < wb - wa && text[a + k] == want[wa + k]; k++)
-			;
-		if (k < b - a || k < wb - wa) {
-			snprintf(what, sizeof(what),
-				 "%s differ from the ones this coretrace reads",
-				 ct_layout_parts[i].what);
-			err = ct_fail(r, path, a + k, what);
-		}
+		return ct_fail(r, path, k, what);
 	}
 	free(want);
-	return err;
+	return 0;
 }
 
 int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,

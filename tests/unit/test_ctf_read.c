@@ -188,6 +188,44 @@ static void test_clock_round_trip(void)
 	CT_CHECK_INT(system(cmd), 0);
 }
 
+/*
+ * Env values the writer cannot write as they are (quotes, backslashes,
+ * control and non-ASCII bytes are dropped) and a negative clock offset:
+ * the capture still reads back, through the byte-for-byte metadata check.
+ */
+static void test_env_round_trip(void)
+{
+	const int64_t offsets[] = { 0, -1500000001ll, 1764000000123456789ll };
+	char dir[] = "/tmp/ct-unit-read-XXXXXX", cmd[300];
+	struct ct_ctf_env env = { "6.1.0-\xc3\xa9\"x\\", "h\x01\x7f\xbbost", 0 };
+	struct ct_ctf_reader reader;
+	struct stamps st = { 0 };
+	struct ct_ctf ctf;
+	union ct_record r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+		env.clock_offset_ns = offsets[i];
+		memset(&st, 0, sizeof(st));
+		CT_CHECK(mkdtemp(dir) != NULL);
+		CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+		memset(&r, 0, sizeof(r));
+		r.sched_switch.type = CT_EV_SCHED_SWITCH;
+		r.sched_switch.ts = 1000;
+		ct_ctf_add(&ctf, &r, 0);
+		CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+		CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+		CT_CHECK_INT(ct_ctf_reader_run(&reader, collect_ts, &st), 0);
+		CT_CHECK_INT(st.count, 1);
+		snprintf(cmd, sizeof(cmd), "grep -q 'kernel_release = \"6.1.0-x\";' %s/metadata && grep -q 'hostname = \"host\";' %s/metadata",
+			 dir, dir);
+		CT_CHECK_INT(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		CT_CHECK_INT(system(cmd), 0);
+		memcpy(dir + strlen(dir) - 6, "XXXXXX", 6);
+	}
+}
+
 /* Streams are merged by time: the capture reads back in order. */
 static void test_merge_order(void)
 {
@@ -518,11 +556,20 @@ void test_ctf_read(void)
 	broken(dir, "sed -i 's/freq = 1000000000;/freq = 1000;/' %s/metadata", "clock differ");
 	broken(dir, "sed -i 's/byte_order = le/byte_order = be/' %s/metadata", "types and trace packet header differ");
 	broken(dir, "printf 'x\\000' >> %s/metadata", "NUL byte in the metadata");
+	/* what babeltrace2 refuses outside the layout: env text and values */
+	broken(dir, "sed -i 's/domain = \"kernel\"/domain = \"kernal\"/' %s/metadata", "env differ");
+	broken(dir, "sed -i 's/hostname = \"h\"/hostname = \"h\\xbb\"/' %s/metadata", "env or clock values not written");
+	broken(dir, "sed -i 's/hostname = \"h\"/hostname = \"h/' %s/metadata", "env or clock values not written");
+	broken(dir, "sed -i 's/\\toffset = 0;/\\toffset = 00;/' %s/metadata", "clock differ");
+	broken(dir, "sed -i 's/\\toffset = 0;/\\toffset = x;/' %s/metadata", "env or clock values not written");
+	broken(dir, "sed -i 's/^};$/}/' %s/metadata", "types and trace packet header differ");
+	broken(dir, "printf '\\n' >> %s/metadata", "stream and event declarations differ");
 	test_capture_paths(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s-b", dir, dir);
 	CT_CHECK_INT(system(cmd), 0);
 	test_recovery();
 	test_clock_round_trip();
+	test_env_round_trip();
 	test_merge_order();
 	test_packet_checks();
 	test_ksym();
