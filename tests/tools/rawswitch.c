@@ -12,9 +12,16 @@
  * way powertop 1.9x read them, by casting the record to a C struct frozen
  * at build time (the stock 6.1 layout) - the negative control. Prints
  *   rawswitch: samples=N lost=N has_padding=0|1 padding_nonzero=N
+ *              comm_at8=N comm_at12=N raw_pad_nonzero=N
+ * has_padding and padding_nonzero come from the format file's offsets;
+ * the rest from the bytes alone: how many samples of the workload (prev_comm
+ * "ct-ping" or "ct-pong") have prev_comm right after an 8-byte
+ * trace_entry or after a 12-byte one, and of the latter how many carry a
+ * non-zero int at byte 8.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +45,7 @@ struct field {
 
 struct stats {
 	unsigned long samples, lost, padding_nonzero;
+	unsigned long comm_at8, comm_at12, raw_pad_nonzero;
 	FILE *out;
 };
 
@@ -110,6 +118,28 @@ static int32_t get_s32(const unsigned char *raw, uint32_t size, int offset)
 	return value;
 }
 
+/* where the workload's name sits in the bytes, with no format file */
+static bool is_workload_comm(const unsigned char *raw, uint32_t size, int at)
+{
+	return (uint32_t)at + 8 <= size &&
+	       (!memcmp(raw + at, "ct-ping", 8) || !memcmp(raw + at, "ct-pong", 8));
+}
+
+static void account_raw_layout(struct stats *st, const unsigned char *raw,
+			       uint32_t size)
+{
+	int32_t pad;
+
+	if (is_workload_comm(raw, size, 8))
+		st->comm_at8++;
+	if (is_workload_comm(raw, size, 12)) {
+		st->comm_at12++;
+		memcpy(&pad, raw + 8, 4);
+		if (pad)
+			st->raw_pad_nonzero++;
+	}
+}
+
 static void account_sample(struct stats *st, const unsigned char *raw,
 			   uint32_t size)
 {
@@ -117,6 +147,7 @@ static void account_sample(struct stats *st, const unsigned char *raw,
 	int next = get_s32(raw, size, fields[F_NEXT_PID].offset);
 
 	st->samples++;
+	account_raw_layout(st, raw, size);
 	if (fields[F_PADDING].offset >= 0 &&
 	    get_s32(raw, size, fields[F_PADDING].offset) != 0)
 		st->padding_nonzero++;
@@ -236,8 +267,9 @@ int main(int argc, char **argv)
 		drain(rings[cpu], &st);
 	}
 	fclose(st.out);
-	printf("rawswitch: samples=%lu lost=%lu has_padding=%d padding_nonzero=%lu\n",
+	printf("rawswitch: samples=%lu lost=%lu has_padding=%d padding_nonzero=%lu comm_at8=%lu comm_at12=%lu raw_pad_nonzero=%lu\n",
 	       st.samples, st.lost, fields[F_PADDING].offset >= 0,
-	       st.padding_nonzero);
+	       st.padding_nonzero, st.comm_at8, st.comm_at12,
+	       st.raw_pad_nonzero);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
