@@ -24,6 +24,11 @@ STOCK_KERNEL	= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail 
 KIND		?= $(if $(filter command line,$(origin KERNEL)),other,stock)
 KERNEL		?= $(STOCK_KERNEL)
 KERNELS_DIR	:= $(BUILD)/kernels
+# the guest test module (tests/modules) for KERNEL: Debian's stock kernel's
+# is built here against its linux-headers package, the control and padded
+# kernels' by make kernel, with them
+STOCK_MODULE	:= $(BUILD)/modules/stock/ct_freq.ko
+MODULE		?= $(if $(filter stock,$(KIND)),$(STOCK_MODULE))
 
 ARCH_DEFINE	:= -D__TARGET_ARCH_x86
 WARN		:= -Wall -Wextra -Werror
@@ -159,13 +164,20 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
 
-vm-test: $(INITRAMFS)
+vm-test: $(INITRAMFS) $(filter $(STOCK_MODULE),$(MODULE))
 	tests/vm/run-vm.sh --kernel "$(KERNEL)" --initrd $(INITRAMFS) \
 		--accel $(ACCEL) --timeout $(VM_TIMEOUT) \
+		$(if $(MODULE),--module $(MODULE)) \
 		--log-dir $(BUILD)/vm/$(KIND) --kind $(KIND) --run guest-tests \
 		--param tests=$(words $(wildcard tests/guest/t_*))
 	tests/vm/check-capture.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-render.sh $(BUILD)/vm/$(KIND)/artifacts
+
+# against the headers of the stock kernel the guests boot (the release
+# in its file name), never loaded here
+$(STOCK_MODULE): tests/modules/ct_freq.c tests/modules/Kbuild
+	tests/modules/build.sh $(@D) \
+		/usr/src/linux-headers-$(patsubst vmlinuz-%,%,$(notdir $(STOCK_KERNEL)))
 
 # the series passes the tree's own checkpatch.pl --strict
 checkpatch:
@@ -178,8 +190,10 @@ kernel:
 # the guest tests on every kernel of the matrix, then the layouts compared
 vm-matrix: $(INITRAMFS) kernel
 	$(MAKE) vm-test KIND=stock KERNEL="$(STOCK_KERNEL)"
-	$(MAKE) vm-test KIND=control KERNEL=$(KERNELS_DIR)/control.bzImage
-	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage
+	$(MAKE) vm-test KIND=control KERNEL=$(KERNELS_DIR)/control.bzImage \
+		MODULE=$(KERNELS_DIR)/control.ct_freq.ko
+	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage \
+		MODULE=$(KERNELS_DIR)/padded.ct_freq.ko
 	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
 		$(BUILD)/vm/padded/artifacts/formats.txt
 	tests/vm/compare-streams.sh stock=$(BUILD)/vm/stock/artifacts/stream.txt \

@@ -10,6 +10,11 @@
 # where KEY hashes the source package version, the series and the config
 # fragment, so an unchanged key costs nothing and a fresh machine rebuilds.
 # build/kernels/{control,padded}.bzImage link to the cached images.
+# Beside each image the cache keeps the guest test module tests/modules
+# (ct_freq.ko) built against that kernel, with a hash of its source: when
+# only the module changed it is built again from the kernel build trees
+# in build/kernel, or, if they are gone, with the kernels.
+# build/kernels/{control,padded}.ct_freq.ko link to them.
 # --key prints the cache directory and exits.
 set -eu
 
@@ -48,16 +53,53 @@ link_results() {
 	mkdir -p "$top/build/kernels"
 	for kind in control padded; do
 		ln -sfn "$cache/$kind/bzImage" "$top/build/kernels/$kind.bzImage"
+		ln -sfn "$cache/$kind/ct_freq.ko" "$top/build/kernels/$kind.ct_freq.ko"
 	done
 }
 
+work="$top/build/kernel"
+src_control="$work/extract/linux-source-6.1"
+src_padded="$work/src-padded"
+modsum=$(cat "$top/tests/modules/ct_freq.c" "$top/tests/modules/Kbuild" | sha256sum | cut -c1-16)
+
+# build_module KIND SRC DEST: the test module against KIND's build tree
+build_module() {
+	mdir="$work/module-$1"
+	rm -rf "$mdir"
+	mkdir -p "$mdir"
+	cp "$top/tests/modules/ct_freq.c" "$top/tests/modules/Kbuild" "$mdir/"
+	echo "kernel: [$1] building the test module (tests/modules)"
+	# the tree's own modules pass writes Module.symvers, which the
+	# module's link needs
+	{
+		make -C "$2" O="$work/out-$1" ARCH=x86_64 -j"$jobs" modules &&
+		make -C "$2" O="$work/out-$1" ARCH=x86_64 M="$mdir" modules
+	} >> "$work/$1.log" 2>&1 ||
+		die "[$1] building the test module failed; log: $work/$1.log"
+	cp "$mdir/ct_freq.ko" "$3/ct_freq.ko"
+	echo "$modsum" > "$3/ct_freq.sum"
+}
+
 if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ]; then
-	echo "kernel: cached: $cache (linux-source-6.1 $srcver)"
-	link_results
-	exit 0
+	rebuild=0
+	for kind in control padded; do
+		[ "$(cat "$cache/$kind/ct_freq.sum" 2>/dev/null)" != "$modsum" ] || continue
+		src=$src_control
+		[ "$kind" = control ] || src=$src_padded
+		if [ -s "$work/out-$kind/vmlinux.symvers" ] && [ -d "$src" ]; then
+			build_module "$kind" "$src" "$cache/$kind"
+		else
+			rebuild=1
+		fi
+	done
+	if [ "$rebuild" -eq 0 ]; then
+		echo "kernel: cached: $cache (linux-source-6.1 $srcver)"
+		link_results
+		exit 0
+	fi
+	echo "kernel: the test module changed and the kernel build trees are gone: building the kernels again"
 fi
 
-work="$top/build/kernel"
 echo "kernel: building control and padded from linux-source-6.1 $srcver"
 echo "kernel: key $key, cache $cache, work $work"
 rm -rf "$work"
@@ -65,8 +107,6 @@ mkdir -p "$work/extract"
 
 echo "kernel: extracting $tarball"
 tar -xf "$tarball" -C "$work/extract"
-src_control="$work/extract/linux-source-6.1"
-src_padded="$work/src-padded"
 
 # the patched tree shares unchanged files with the pristine one
 cp -al "$src_control" "$src_padded"
@@ -124,6 +164,7 @@ build() {
 	cp "$out/arch/x86/boot/bzImage" "$out/.config" "$out/System.map" \
 		"$cache/$kind.tmp/"
 	mv "$cache/$kind.tmp/.config" "$cache/$kind.tmp/config"
+	build_module "$kind" "$src" "$cache/$kind.tmp"
 	cp "$log" "$cache/$kind.tmp/build.log"
 	rm -rf "${cache:?}/$kind"
 	mv "$cache/$kind.tmp" "$cache/$kind"

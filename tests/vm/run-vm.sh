@@ -5,7 +5,7 @@
 #   run-vm.sh --kernel BZIMAGE --initrd CPIO.GZ --run NAME
 #             [--accel tcg|kvm] [--timeout SECONDS] [--log-dir DIR]
 #             [--mem MB] [--smp N] [--kind KIND] [--show] [--quiet]
-#             [--param NAME=VALUE]... [--icount SHIFT]
+#             [--param NAME=VALUE]... [--icount SHIFT] [--module FILE.ko]...
 #
 # --kind tells the guest which kernel it runs (stock, control, padded or
 # other); guest tests that expect a layout read it as $CT_KERNEL.
@@ -15,6 +15,9 @@
 # on QEMU's instruction counter (-icount shift=SHIFT,sleep=off): its
 # clock then advances 2^SHIFT ns per emulated instruction, not with the
 # host's time, so timings repeat from one run to the next (benchmarks).
+# Each --module FILE.ko (a test module built for this kernel) is packed
+# into a cpio archive put before the initramfs, as /modules/FILE.ko: the
+# kernel unpacks both; the guest tests insmod it.
 #
 # The guest writes "CORETRACE-RESULT rc=N" on its second serial port,
 # which QEMU writes to a file; the console goes to another file. This
@@ -28,7 +31,7 @@
 set -u
 
 kernel= initrd= run= accel=tcg,thread=single timeout=300 logdir=build/vm mem=1024 smp=2
-show=0 quiet=0 kind=other params= icount=
+show=0 quiet=0 kind=other params= icount= modules=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--kind) kind=$2; shift ;;
 	--param) params="$params ct.$2"; shift ;;
 	--icount) icount="-icount shift=$2"; shift ;;
+	--module) modules="$modules $2"; shift ;;
 	--show) show=1 ;;
 	--quiet) quiet=1 ;;
 	*) echo "run-vm: unknown argument '$1'" >&2; exit 2 ;;
@@ -61,6 +65,22 @@ die() {
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (Debian package qemu-system-x86)"
 
 mkdir -p "$logdir"
+# the modules, as a second archive after the initramfs
+if [ -n "$modules" ]; then
+	stage=$(mktemp -d)
+	mkdir -p "$stage/modules"
+	for m in $modules; do
+		[ -r "$m" ] || die "cannot read module '$m'"
+		# a link (build/kernels/KIND.ct_freq.ko) by its target's name
+		cp "$m" "$stage/modules/$(basename "$(readlink -f "$m")")"
+	done
+	# uncompressed and first, the layout early microcode uses
+	(cd "$stage" && find modules -print | sort | cpio -o -H newc --quiet -R 0:0) \
+		> "$logdir/initrd.cpio"
+	cat "$initrd" >> "$logdir/initrd.cpio"
+	rm -rf "$stage"
+	initrd="$logdir/initrd.cpio"
+fi
 console="$logdir/$run.console.log"
 result="$logdir/$run.result.txt"
 rm -f "$console" "$result"
