@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "convert.h"
 #include "ctf_read.h"
+#include "output.h"
 
 #define CV_CPUS_PID	0x7fff0000u	/* the pid of the "CPUs" process */
 
@@ -25,8 +26,7 @@ struct cv_cpu {
 
 struct cv_state {
 	FILE *out;
-	struct ct_comm_cache comms;
-	struct ct_irq_names irqs;
+	struct ct_names names;
 	struct cv_cpu cpus[CT_MAX_CPUS];
 	bool cpu_seen[CT_MAX_CPUS];
 	uint64_t events;
@@ -84,7 +84,7 @@ static void cv_end_run(struct cv_state *s, unsigned int cpu, uint64_t ts)
 		return;
 	cv_sep(s);
 	fputs("{\"ph\":\"X\",\"name\":", s->out);
-	cv_str(s->out, ct_comm_name(&s->comms, c->tid, cpu, name, sizeof(name)));
+	cv_str(s->out, ct_comm_name(&s->names.comms, c->tid, cpu, name, sizeof(name)));
 	fprintf(s->out, ",\"pid\":%u,\"tid\":%u,", CV_CPUS_PID, cpu);
 	cv_ts(s->out, "ts", c->since);
 	fputc(',', s->out);
@@ -144,7 +144,7 @@ static void cv_record(const union ct_record *rec, void *data)
 	default:
 		break;
 	}
-	ct_learn_names(rec, &s->comms, &s->irqs);
+	ct_names_learn(&s->names, rec);
 }
 
 static void cv_meta(struct cv_state *s, const char *what, uint32_t pid,
@@ -177,7 +177,7 @@ static void cv_names(struct cv_state *s)
 
 		if (!tid)
 			continue;
-		comm = ct_comm_name(&s->comms, tid, 0, name, sizeof(name));
+		comm = ct_comm_name(&s->names.comms, tid, 0, name, sizeof(name));
 		cv_meta(s, "process_name", tid, tid, comm);
 		cv_meta(s, "thread_name", tid, tid, comm);
 	}
@@ -190,7 +190,7 @@ int ct_convert(const struct ct_convert_opts *opts)
 	unsigned int cpu;
 	int err = -ENOMEM;
 
-	if (!s || ct_comm_cache_init(&s->comms, 65536) ||
+	if (!s || ct_names_init(&s->names, 65536) ||
 	    !(s->tids = calloc(1u << 16, sizeof(*s->tids)))) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		goto out;
@@ -237,7 +237,7 @@ int ct_convert(const struct ct_convert_opts *opts)
 			reader.records, (unsigned long long)s->events, opts->perfetto);
 out:
 	if (s) {
-		ct_comm_cache_free(&s->comms);
+		ct_names_free(&s->names);
 		free(s->tids);
 	}
 	free(s);

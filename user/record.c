@@ -18,32 +18,20 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
-#include "ctf.h"
-#include "live_top.h"
 #include "layout.h"
 #include "record.h"
+#include "output.h"
 #include "sys.h"
 
 #define CT_POLL_MS		100	/* records wait at most this long */
 #define CT_COMM_CAPACITY	65536
-#define CT_LINE_MAX		1024
 
 struct ct_session {
 	const struct ct_record_opts *opts;
-	struct ct_comm_cache comms;
-	struct ct_irq_names irqs;
-	struct ct_ksyms ksyms;
-	struct ct_print_ctx pctx;
-	struct ct_ctf ctf;		/* -o: the capture */
-	struct ct_live_top *top;	/* coretrace top: the overview */
-	bool capturing;
-	uint64_t now_ns;		/* monotonic, once per drain pass */
-	FILE *out;
-	bool out_closed;		/* output failed: stop writing */
-	bool pipe_closed;		/* EPIPE: the reader went away, be quiet */
+	struct ct_names names;
+	struct ct_output *out;		/* lines, the capture or the overview */
 	unsigned long long received[CT_EV_MAX];
 	unsigned long long corrupt;
-	char line[CT_LINE_MAX];
 };
 
 static volatile sig_atomic_t ct_stop_requested;
@@ -98,38 +86,13 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 {
 	struct ct_session *s = ctx;
 	union ct_record rec;
-	int n;
 
 	if (ct_decode(data, len, &rec)) {
 		s->corrupt++;
 		return 0;
 	}
 	s->received[rec.hdr.type]++;
-	if (s->top) {
-		ct_live_top_feed(s->top, &rec);
-		ct_learn_names(&rec, &s->comms, &s->irqs);
-		return 0;
-	}
-	if (s->capturing) {
-		/* names first: a switch's next_comm comes from the cache */
-		ct_learn_names(&rec, &s->comms, &s->irqs);
-		ct_ctf_add(&s->ctf, &rec, s->now_ns);
-		return 0;
-	}
-	n = ct_format(s->opts->format, &rec, &s->pctx, s->line,
-		      sizeof(s->line));
-	if (n > 0 && !s->out_closed) {
-		if ((size_t)n >= sizeof(s->line))
-			n = sizeof(s->line) - 1;
-		if (s->opts->format == CT_FORMAT_TEXT) {
-			ct_put_text_line(s->out, s->line, (size_t)n);
-		} else {
-			s->line[n] = '\n';
-			fwrite(s->line, 1, (size_t)n + 1, s->out);
-		}
-	}
-	ct_learn_names(&rec, &s->comms, &s->irqs);
-	return 0;
+	return ct_output_feed(s->out, &rec);
 }
 
 /* Names of every task alive now, so early records are not nameless. */
@@ -433,7 +396,7 @@ static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s
 	__u32 type;
 	int cpu;
 
-	if (ncpus <= 0)
+	if (ncpus <= 0 || !ct_output_counts_losses(s->out))
 		return;
 	percpu = calloc((size_t)ncpus, sizeof(*percpu));
 	lost = calloc((size_t)ncpus, sizeof(*lost));
@@ -444,7 +407,7 @@ static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s
 			lost[cpu] += percpu[cpu].lost;
 	}
 	for (cpu = 0; lost && cpu < ncpus; cpu++)
-		ct_ctf_set_discarded(&s->ctf, cpu, lost[cpu]);
+		ct_output_losses(s->out, (unsigned int)cpu, lost[cpu]);
 	free(percpu);
 	free(lost);
 }
@@ -457,16 +420,11 @@ static uint64_t ct_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* After each drain pass: packets wait at most a second in memory. */
-static int ct_capture_tick(struct coretrace_bpf *skel, struct ct_session *s)
+/* After each drain pass: 0 go on, 1 the output ends the session, -errno */
+static int ct_tick(struct coretrace_bpf *skel, struct ct_session *s)
 {
-	if (!s->capturing)
-		return 0;
-	s->now_ns = ct_mono_ns();
 	ct_update_discarded(skel, s);
-	if (ct_ctf_flush_old(&s->ctf, s->now_ns, 1000000000ull))
-		return s->ctf.error;
-	return 0;
+	return ct_output_tick(s->out, ct_mono_ns());
 }
 
 /* -v: one line a second with the running totals */
@@ -559,22 +517,6 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 			expected, received);
 }
 
-/* After a write: a closed pipe ends the run quietly. */
-static void ct_check_output(struct ct_session *s)
-{
-	if (fflush(s->out) == 0 || s->out_closed)
-		return;
-	if (errno == EPIPE) {
-		s->out_closed = s->pipe_closed = true;
-		ct_stop_requested = 1;
-		return;
-	}
-	fprintf(stderr, "coretrace: writing the output failed: %s\n",
-		strerror(errno));
-	s->out_closed = true;
-	ct_stop_requested = 1;
-}
-
 static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 		    struct ct_session *s)
 {
@@ -593,10 +535,10 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 				strerror(-err));
 			return err;
 		}
-		ct_check_output(s);
-		if (ct_capture_tick(skel, s))
+		err = ct_tick(skel, s);
+		if (err < 0)
 			return -EIO;
-		if (s->top && ct_live_top_tick(s->top, ct_mono_ns()))
+		if (err)
 			break;
 		now = ct_now();
 		if (opts->verbose && now >= next_report) {
@@ -657,31 +599,27 @@ static int ct_session_init(struct ct_session *s,
 
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
-	s->out = stdout;
-	if (ct_comm_cache_init(&s->comms, CT_COMM_CAPACITY))
+	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {
-			if (ct_ksyms_load(&s->ksyms, f))
+			if (ct_names_load_ksyms(&s->names, f))
 				fprintf(stderr, "coretrace: warning: out of memory reading /proc/kallsyms\n");
 			fclose(f);
 		}
-		if (!s->ksyms.count)
+		if (!s->names.ksyms.count)
 			fprintf(stderr, "coretrace: warning: no kernel symbols in /proc/kallsyms; functions print as addresses\n");
 	}
-	s->pctx.comms = &s->comms;
-	s->pctx.ksyms = s->ksyms.count ? &s->ksyms : NULL;
-	s->pctx.irqs = &s->irqs;
 	return 0;
 }
 
 static void ct_session_free(struct ct_session *s)
 {
-	ct_comm_cache_free(&s->comms);
-	ct_ksyms_free(&s->ksyms);
+	ct_names_free(&s->names);
 }
 
+/* -o: a capture, with what the CTF env says of this machine */
 static int ct_open_capture(struct ct_session *s)
 {
 	struct ct_ctf_env env = { "unknown", "unknown", 0 };
@@ -689,8 +627,6 @@ static int ct_open_capture(struct ct_session *s)
 	struct utsname uts;
 	int err;
 
-	if (!s->opts->output_dir)
-		return 0;
 	if (!uname(&uts)) {
 		env.kernel_release = uts.release;
 		env.hostname = uts.nodename;
@@ -699,49 +635,39 @@ static int ct_open_capture(struct ct_session *s)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	env.clock_offset_ns = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000ll +
 			      (real.tv_nsec - mono.tv_nsec);
-	err = ct_ctf_open(&s->ctf, s->opts->output_dir,
-			  libbpf_num_possible_cpus(), &env);
-	s->ctf.comms = &s->comms;
-	s->ctf.ksyms = s->pctx.ksyms;	/* names travel with the capture */
-	if (!err)
-		err = ct_ctf_start_writer(&s->ctf);
-	if (err) {
+	s->out = ct_capture_output(s->opts->output_dir,
+				   libbpf_num_possible_cpus(), &env, &s->names,
+				   ct_mono_ns(), &err);
+	if (!s->out)
 		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
 			s->opts->output_dir, strerror(-err));
-		ct_ctf_close(&s->ctf);
-		return err;
-	}
-	s->capturing = true;
-	s->now_ns = ct_mono_ns();
-	return 0;
+	return s->out ? 0 : err;
 }
 
-static int ct_close_capture(struct coretrace_bpf *skel, struct ct_session *s)
+/* The session's one output: the overview, a capture, or lines */
+static int ct_open_output(struct ct_session *s)
 {
-	unsigned long long events, bytes, switches;
-	int err;
-
-	ct_update_discarded(skel, s);
-	err = ct_ctf_close(&s->ctf);
-	events = s->ctf.events;
-	bytes = s->ctf.bytes;
-	if (err) {
-		fprintf(stderr, "coretrace: writing %s failed: %s; recording stopped, the %llu bytes written stay readable\n",
-			s->opts->output_dir, strerror(-err), bytes);
-		return err;
+	if (s->opts->top_interval > 0) {
+		s->out = ct_top_output(stdout, STDIN_FILENO,
+				       s->opts->top_interval, s->opts->top_rows,
+				       libbpf_num_possible_cpus(), &s->names,
+				       ct_mono_ns());
+		if (!s->out)
+			fprintf(stderr, "coretrace: out of memory for the overview\n");
+		return s->out ? 0 : -ENOMEM;
 	}
-	switches = s->ctf.type_events[CT_EV_SCHED_SWITCH];
-	fprintf(stderr, "coretrace: wrote %llu events to %s: %llu bytes, %.1f bytes per event, %.1f per sched_switch\n",
-		events, s->opts->output_dir, bytes,
-		events ? (double)bytes / (double)events : 0.0,
-		switches ? (double)s->ctf.type_bytes[CT_EV_SCHED_SWITCH] /
-			   (double)switches : 0.0);
-	return 0;
+	if (s->opts->output_dir)
+		return ct_open_capture(s);
+	s->out = ct_lines_output(stdout, s->opts->format, &s->names);
+	if (!s->out)
+		fprintf(stderr, "coretrace: out of memory\n");
+	return s->out ? 0 : -ENOMEM;
 }
 
 static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 {
 	struct ring_buffer *rb;
+	bool quiet;
 	int err;
 
 	rb = ct_open_rings(skel, s->opts, s);
@@ -750,10 +676,12 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 			strerror(errno));
 		return -EIO;
 	}
-	err = ct_open_capture(s);
+	err = s->opts->top_interval > 0 ? 0 : ct_open_output(s);
 	if (!err)
 		err = ct_attach(skel);
 	if (err) {
+		if (s->out)
+			ct_output_close(s->out, &quiet);
 		ring_buffer__free(rb);
 		return err;
 	}
@@ -763,30 +691,27 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	 * records may not name it (a rename's old name). Tasks forked from
 	 * now on have fork records; records are read only after this.
 	 */
-	ct_scan_proc_comms(&s->comms);
+	ct_scan_proc_comms(&s->names.comms);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	ct_announce_start(skel, s->opts);
-	if (s->opts->top_interval > 0) {
-		s->top = ct_live_top_open(stdout, STDIN_FILENO,
-					  s->opts->top_interval, s->opts->top_rows,
-					  libbpf_num_possible_cpus(), &s->pctx,
-					  ct_mono_ns());
-		if (!s->top)
-			fprintf(stderr, "coretrace: out of memory for the overview\n");
-	}
-	err = s->opts->top_interval > 0 && !s->top ? -ENOMEM :
-		ct_drain(rb, skel, s);
+	/* the overview starts its first interval now */
+	if (s->opts->top_interval > 0)
+		err = ct_open_output(s);
+	if (!err)
+		err = ct_drain(rb, skel, s);
 
 	/* stop every program at once, then take what is still in the ring */
 	skel->bss->ct_tracing = false;
 	coretrace_bpf__detach(skel);
 	ring_buffer__consume(rb);
-	ct_live_top_close(s->top);
-	s->top = NULL;
-	ct_check_output(s);
-	if (s->capturing && ct_close_capture(skel, s) && !err)
-		err = -EIO;
-	if (!s->pipe_closed)
+	quiet = false;
+	if (s->out) {
+		ct_update_discarded(skel, s);
+		if (ct_output_close(s->out, &quiet) && !err)
+			err = -EIO;
+		s->out = NULL;
+	}
+	if (!quiet)
 		ct_print_summary(skel, s);
 	ring_buffer__free(rb);
 	return err;

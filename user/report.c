@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ctf_read.h"
+#include "output.h"
 #include "report.h"
 #include "top.h"
 
 struct ct_report_ctx {
 	const struct ct_report_opts *opts;
-	struct ct_comm_cache comms;
-	struct ct_irq_names irqs;
-	struct ct_symtab syms;		/* function names from the capture */
-	struct ct_print_ctx pctx;
+	struct ct_names names;		/* tasks, irqs, the capture's functions */
 	struct ct_analysis an;
 	char line[1024];
 };
@@ -24,7 +22,7 @@ struct ct_report_ctx {
 static void ct_print_record(struct ct_report_ctx *c, const union ct_record *rec)
 {
 	int n = ct_format(c->opts->out == CT_REPORT_JSON ? CT_FORMAT_JSON :
-			  CT_FORMAT_TEXT, rec, &c->pctx, c->line, sizeof(c->line));
+			  CT_FORMAT_TEXT, rec, &c->names.pctx, c->line, sizeof(c->line));
 
 	if (n > 0) {
 		if ((size_t)n >= sizeof(c->line))
@@ -46,7 +44,7 @@ static void ct_report_record(const union ct_record *rec, void *data)
 		ct_print_record(c, rec);
 	else
 		ct_analysis_feed(&c->an, rec);
-	ct_learn_names(rec, &c->comms, &c->irqs);
+	ct_names_learn(&c->names, rec);
 }
 
 static double ct_ms(uint64_t ns)
@@ -60,7 +58,7 @@ static void ct_timehist_line(void *data, const struct ct_an_task *t,
 {
 	struct ct_report_ctx *c = data;
 	char name[CT_COMM_LEN + 16];
-	const char *comm = ct_comm_name(&c->comms, t->tid, cpu, name, sizeof(name));
+	const char *comm = ct_comm_name(&c->names.comms, t->tid, cpu, name, sizeof(name));
 	struct ct_buf b = { c->line, sizeof(c->line), 0 };
 
 	if (c->opts->out == CT_REPORT_JSON) {
@@ -94,7 +92,7 @@ static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 			   bool first)
 {
 	char name[CT_COMM_LEN + 16], escaped[4 * sizeof(name)];
-	const char *comm = ct_comm_name(&c->comms, t->tid, 0, name, sizeof(name));
+	const char *comm = ct_comm_name(&c->names.comms, t->tid, 0, name, sizeof(name));
 	double avg = t->delays ? ct_ms(t->delay_sum_ns) / (double)t->delays : 0;
 
 	if (c->opts->out == CT_REPORT_JSON) {
@@ -196,7 +194,7 @@ static void ct_report_end(struct ct_report_ctx *c,
 			c->an.last_ts = c->an.last_switch;
 		ct_analysis_settle(&c->an, c->an.last_ts);
 		ct_report_losses(&c->an, reader);
-		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->pctx,
+		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->names.pctx,
 			     c->opts->rows, c->opts->dir);
 	} else if (c->opts->view == CT_VIEW_LATENCY) {
 		ct_latency_print(c);
@@ -207,16 +205,13 @@ static void ct_report_ksym(void *data, uint64_t addr, const char *name)
 {
 	struct ct_report_ctx *c = data;
 
-	ct_symtab_set(&c->syms, addr, name);
+	ct_symtab_set(&c->names.syms, addr, name);
 }
 
 static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
 {
 	c->opts = opts;
-	c->pctx.comms = &c->comms;
-	c->pctx.irqs = &c->irqs;
-	c->pctx.syms = &c->syms;
-	if (ct_comm_cache_init(&c->comms, 65536))
+	if (ct_names_init(&c->names, 65536))
 		return -1;
 	if (opts->view != CT_VIEW_RECORDS &&
 	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
@@ -269,7 +264,7 @@ int ct_report(const struct ct_report_opts *opts)
 	}
 	if (c) {
 		ct_analysis_free(&c->an);
-		ct_comm_cache_free(&c->comms);
+		ct_names_free(&c->names);
 	}
 	free(c);
 	if (write_failed)

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "ctf_read.h"
+#include "output.h"
 #include "timechart.h"
 #include "top.h"
 
@@ -58,8 +59,7 @@ struct tc_lane {
 struct tc_chart {
 	const struct ct_timechart_opts *opts;
 	FILE *out;
-	struct ct_comm_cache comms;
-	struct ct_irq_names irqs;
+	struct ct_names names;
 	struct ct_analysis an;
 	struct ct_ctf_reader reader;
 	uint64_t t0, t1;	/* the capture's time range */
@@ -129,7 +129,7 @@ static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 	if (l->cpu && l->run_key && width >= TC_LABEL_MIN) {
 		fprintf(c->out, "<text x=\"%d\" y=\"%d\" class=\"in\">",
 			TC_LEFT + l->run_start + 3, l->y + 14);
-		ct_put_xml(c->out, ct_comm_name(&c->comms, l->run_key, 0, name,
+		ct_put_xml(c->out, ct_comm_name(&c->names.comms, l->run_key, 0, name,
 					     sizeof(name)));
 		fputs("</text>\n", c->out);
 		c->elements++;
@@ -330,7 +330,7 @@ static void tc_learn(const union ct_record *rec, void *data)
 	struct tc_chart *c = data;
 
 	ct_analysis_feed(&c->an, rec);
-	ct_learn_names(rec, &c->comms, &c->irqs);
+	ct_names_learn(&c->names, rec);
 }
 
 static int tc_by_runtime(const void *pa, const void *pb)
@@ -436,7 +436,7 @@ static void tc_labels(struct tc_chart *c)
 		if (l->cpu)
 			continue;
 		fprintf(c->out, "<text x=\"10\" y=\"%d\">", l->y + 14);
-		ct_put_xml(c->out, ct_comm_name(&c->comms, l->id, 0, name, sizeof(name)));
+		ct_put_xml(c->out, ct_comm_name(&c->names.comms, l->id, 0, name, sizeof(name)));
 		fprintf(c->out, " [%u]</text>\n", l->id);
 	}
 }
@@ -553,7 +553,7 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 	bool damaged = false;
 	int err = -ENOMEM;
 
-	if (!c || ct_comm_cache_init(&c->comms, 65536) ||
+	if (!c || ct_names_init(&c->names, 65536) ||
 	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768)) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		goto out;
@@ -595,7 +595,7 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 out:
 	if (c) {
 		ct_analysis_free(&c->an);
-		ct_comm_cache_free(&c->comms);
+		ct_names_free(&c->names);
 		free(c->lanes);
 	}
 	free(c);

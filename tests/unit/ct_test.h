@@ -50,5 +50,6 @@ void test_layout(void);
 void test_ctf(void);
 void test_ctf_read(void);
 void test_analysis(void);
+void test_output(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -31,6 +31,7 @@ int main(void)
 		{ "ctf", test_ctf },
 		{ "ctf_read", test_ctf_read },
 		{ "analysis", test_analysis },
+		{ "output", test_output },
 	};
 	size_t i;
 

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One shape for every consumer of decoded records, as perf's struct
+ * perf_tool: the names records refer to, shared by every command, and an
+ * output that a record source (the ring buffers of a live session, the
+ * streams of a capture) feeds record by record, ticks after each batch
+ * and closes at the end. record's text and JSON lines, its capture and
+ * its live overview are outputs; new ones (a flight recorder, rotated
+ * chunks) plug in beside them without branches in the session.
+ */
+#ifndef CT_OUTPUT_H
+#define CT_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "comm_cache.h"
+#include "ctf.h"
+#include "events.h"
+#include "ksyms.h"
+
+/* The names records refer to, learnt from the records themselves. */
+struct ct_names {
+	struct ct_comm_cache comms;	/* pid -> task name */
+	struct ct_irq_names irqs;	/* irq -> handler name */
+	struct ct_ksyms ksyms;		/* live: /proc/kallsyms, if loaded */
+	struct ct_symtab syms;		/* a capture's function names */
+	struct ct_print_ctx pctx;	/* all of the above, for printers */
+};
+
+/* Empty names; the comm cache holds @capacity tasks. 0 or -ENOMEM. */
+int ct_names_init(struct ct_names *n, size_t capacity);
+/* Load /proc/kallsyms (or another @f) for function names; 0 or -errno. */
+int ct_names_load_ksyms(struct ct_names *n, FILE *f);
+void ct_names_free(struct ct_names *n);
+
+static inline void ct_names_learn(struct ct_names *n,
+				  const union ct_record *rec)
+{
+	ct_learn_names(rec, &n->comms, &n->irqs);
+}
+
+struct ct_output;
+
+struct ct_output_ops {
+	/* one record, in order; 0 or -errno */
+	int (*feed)(struct ct_output *out, const union ct_record *rec);
+	/* after a batch, @now_ns monotonic: 0 go on, 1 stop, or -errno */
+	int (*tick)(struct ct_output *out, uint64_t now_ns);
+	/* records @lost on @cpu in the ring so far (may be NULL) */
+	void (*losses)(struct ct_output *out, unsigned int cpu, uint64_t lost);
+	/* the end: write what is held, say what was written; 0 or -errno */
+	int (*close)(struct ct_output *out);
+	/* learn names from a record before it is fed, not after */
+	bool names_first;
+};
+
+/* The first member of each output; outputs are allocated with malloc */
+struct ct_output {
+	const struct ct_output_ops *ops;
+	struct ct_names *names;
+	bool quiet;		/* the reader went away: end without a summary */
+};
+
+/* @rec through @out, names learnt from it when the output wants them */
+static inline int ct_output_feed(struct ct_output *out,
+				 const union ct_record *rec)
+{
+	int err;
+
+	if (out->ops->names_first)
+		ct_names_learn(out->names, rec);
+	err = out->ops->feed(out, rec);
+	if (!out->ops->names_first)
+		ct_names_learn(out->names, rec);
+	return err;
+}
+
+static inline int ct_output_tick(struct ct_output *out, uint64_t now_ns)
+{
+	return out->ops->tick ? out->ops->tick(out, now_ns) : 0;
+}
+
+static inline void ct_output_losses(struct ct_output *out, unsigned int cpu,
+				    uint64_t lost)
+{
+	if (out->ops->losses)
+		out->ops->losses(out, cpu, lost);
+}
+
+/* Does @out want the ring's losses (ct_output_losses)? */
+static inline bool ct_output_counts_losses(const struct ct_output *out)
+{
+	return out->ops->losses != NULL;
+}
+
+/*
+ * Ends @out and frees it; *@quiet tells whether the reader went away, so
+ * that nothing more is said. 0 or -errno.
+ */
+static inline int ct_output_close(struct ct_output *out, bool *quiet)
+{
+	int err = out->ops->close(out);
+
+	*quiet = out->quiet;
+	free(out);
+	return err;
+}
+
+/*
+ * Each record as a line of @format on @f; text escapes control bytes. A
+ * write error stops the session (a closed pipe quietly). NULL: no memory.
+ */
+struct ct_output *ct_lines_output(FILE *f, enum ct_format format,
+				  struct ct_names *names);
+
+/*
+ * A capture in @dir for @ncpus CPUs (ctf.h); its packets wait at most a
+ * second in memory. NULL with *@err set when it cannot be written.
+ */
+struct ct_output *ct_capture_output(const char *dir, int ncpus,
+				    const struct ct_ctf_env *env,
+				    struct ct_names *names, uint64_t now_ns,
+				    int *err);
+
+/* The live overview (live_top.h) on @f, keys from @in_fd. NULL: no memory. */
+struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
+				unsigned int rows, int ncpus,
+				struct ct_names *names, uint64_t now_ns);
+
+#endif
