@@ -38,21 +38,23 @@ void ct_names_free(struct ct_names *n)
 }
 
 /*
- * After writing to @f: an error stops the session and is said once; a
- * closed pipe (EPIPE) stops it quietly. 0 go on, 1 stop.
+ * After writing to @f: an error stops the session and is said once (and
+ * -EIO at close); a closed pipe (EPIPE) stops it quietly. 0 go on, 1 stop.
  */
-static int ct_check_file(struct ct_output *out, FILE *f, bool *failed)
+static int ct_check_file(struct ct_output *out, FILE *f, int *failed,
+			 const char *who)
 {
 	if (*failed)
 		return 1;
 	if (fflush(f) == 0)
 		return 0;
-	*failed = true;
 	if (errno == EPIPE) {
+		*failed = 1;
 		out->quiet = true;
 		return 1;
 	}
-	fprintf(stderr, "coretrace: writing the output failed: %s\n",
+	*failed = -EIO;
+	fprintf(stderr, "%s: writing the output failed: %s\n", who,
 		strerror(errno));
 	return 1;
 }
@@ -63,7 +65,8 @@ struct ct_lines {
 	struct ct_output out;
 	FILE *f;
 	enum ct_format format;
-	bool failed;
+	int failed;		/* 1: the pipe closed, -EIO: a write failed */
+	const char *who;
 	char line[CT_LINE_MAX];
 };
 
@@ -94,15 +97,15 @@ static int ct_lines_tick(struct ct_output *out, uint64_t now_ns)
 	struct ct_lines *l = (struct ct_lines *)out;
 
 	(void)now_ns;
-	return ct_check_file(out, l->f, &l->failed);
+	return ct_check_file(out, l->f, &l->failed, l->who);
 }
 
 static int ct_lines_close(struct ct_output *out)
 {
 	struct ct_lines *l = (struct ct_lines *)out;
 
-	ct_check_file(out, l->f, &l->failed);
-	return 0;
+	ct_check_file(out, l->f, &l->failed, l->who);
+	return l->failed < 0 ? l->failed : 0;
 }
 
 static const struct ct_output_ops ct_lines_ops = {
@@ -112,7 +115,7 @@ static const struct ct_output_ops ct_lines_ops = {
 };
 
 struct ct_output *ct_lines_output(FILE *f, enum ct_format format,
-				  struct ct_names *names)
+				  struct ct_names *names, const char *who)
 {
 	struct ct_lines *l = calloc(1, sizeof(*l));
 
@@ -122,6 +125,7 @@ struct ct_output *ct_lines_output(FILE *f, enum ct_format format,
 	l->out.names = names;
 	l->f = f;
 	l->format = format;
+	l->who = who;
 	return &l->out;
 }
 
@@ -224,7 +228,7 @@ struct ct_top {
 	struct ct_output out;
 	struct ct_live_top *top;
 	FILE *f;
-	bool failed;
+	int failed;
 };
 
 static int ct_top_feed(struct ct_output *out, const union ct_record *rec)
@@ -237,7 +241,7 @@ static int ct_top_tick(struct ct_output *out, uint64_t now_ns)
 {
 	struct ct_top *t = (struct ct_top *)out;
 
-	if (ct_check_file(out, t->f, &t->failed))
+	if (ct_check_file(out, t->f, &t->failed, "coretrace"))
 		return 1;
 	return ct_live_top_tick(t->top, now_ns) ? 1 : 0;
 }
@@ -247,8 +251,8 @@ static int ct_top_close(struct ct_output *out)
 	struct ct_top *t = (struct ct_top *)out;
 
 	ct_live_top_close(t->top);
-	ct_check_file(out, t->f, &t->failed);
-	return 0;
+	ct_check_file(out, t->f, &t->failed, "coretrace");
+	return t->failed < 0 ? t->failed : 0;
 }
 
 static const struct ct_output_ops ct_top_ops = {

@@ -89,6 +89,12 @@ static inline void ct_output_losses(struct ct_output *out, unsigned int cpu,
 		out->ops->losses(out, cpu, lost);
 }
 
+/* A capture reader's record callback (ctf_read.h) feeding the output @out */
+static inline void ct_output_reader_cb(const union ct_record *rec, void *out)
+{
+	ct_output_feed(out, rec);
+}
+
 /* Does @out want the ring's losses (ct_output_losses)? */
 static inline bool ct_output_counts_losses(const struct ct_output *out)
 {
@@ -110,10 +116,11 @@ static inline int ct_output_close(struct ct_output *out, bool *quiet)
 
 /*
  * Each record as a line of @format on @f; text escapes control bytes. A
- * write error stops the session (a closed pipe quietly). NULL: no memory.
+ * write error stops the session, said once as "@who: writing the output
+ * failed" (a closed pipe quietly). NULL: no memory.
  */
 struct ct_output *ct_lines_output(FILE *f, enum ct_format format,
-				  struct ct_names *names);
+				  struct ct_names *names, const char *who);
 
 /*
  * A capture in @dir for @ncpus CPUs (ctf.h); its packets wait at most a

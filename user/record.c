@@ -658,7 +658,8 @@ static int ct_open_output(struct ct_session *s)
 	}
 	if (s->opts->output_dir)
 		return ct_open_capture(s);
-	s->out = ct_lines_output(stdout, s->opts->format, &s->names);
+	s->out = ct_lines_output(stdout, s->opts->format, &s->names,
+				 "coretrace");
 	if (!s->out)
 		fprintf(stderr, "coretrace: out of memory\n");
 	return s->out ? 0 : -ENOMEM;

@@ -15,37 +15,33 @@
 struct ct_report_ctx {
 	const struct ct_report_opts *opts;
 	struct ct_names names;		/* tasks, irqs, the capture's functions */
+	struct ct_output *out;		/* the records, or the analysis */
 	struct ct_analysis an;
 	char line[1024];
 };
 
-static void ct_print_record(struct ct_report_ctx *c, const union ct_record *rec)
-{
-	int n = ct_format(c->opts->out == CT_REPORT_JSON ? CT_FORMAT_JSON :
-			  CT_FORMAT_TEXT, rec, &c->names.pctx, c->line, sizeof(c->line));
+/* the views other than the records: an analysis, printed at the end */
+struct ct_analysis_output {
+	struct ct_output out;
+	struct ct_analysis *an;
+};
 
-	if (n > 0) {
-		if ((size_t)n >= sizeof(c->line))
-			n = sizeof(c->line) - 1;
-		if (c->opts->out == CT_REPORT_JSON) {
-			fwrite(c->line, 1, (size_t)n, stdout);
-			fputc('\n', stdout);
-		} else {
-			ct_put_text_line(stdout, c->line, (size_t)n);
-		}
-	}
+static int ct_view_feed(struct ct_output *out, const union ct_record *rec)
+{
+	ct_analysis_feed(((struct ct_analysis_output *)out)->an, rec);
+	return 0;
 }
 
-static void ct_report_record(const union ct_record *rec, void *data)
+static int ct_view_close(struct ct_output *out)
 {
-	struct ct_report_ctx *c = data;
-
-	if (c->opts->view == CT_VIEW_RECORDS)
-		ct_print_record(c, rec);
-	else
-		ct_analysis_feed(&c->an, rec);
-	ct_names_learn(&c->names, rec);
+	(void)out;
+	return 0;
 }
+
+static const struct ct_output_ops ct_view_ops = {
+	.feed = ct_view_feed,
+	.close = ct_view_close,
+};
 
 static double ct_ms(uint64_t ns)
 {
@@ -211,11 +207,25 @@ static void ct_report_ksym(void *data, uint64_t addr, const char *name)
 static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
 {
 	c->opts = opts;
+	struct ct_analysis_output *view;
+
 	if (ct_names_init(&c->names, 65536))
 		return -1;
-	if (opts->view != CT_VIEW_RECORDS &&
-	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
+	if (opts->view == CT_VIEW_RECORDS) {
+		c->out = ct_lines_output(stdout, opts->out == CT_REPORT_JSON ?
+					 CT_FORMAT_JSON : CT_FORMAT_TEXT,
+					 &c->names, "coretrace report");
+		return c->out ? 0 : -1;
+	}
+	if (ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
 		return -1;
+	view = calloc(1, sizeof(*view));
+	if (!view)
+		return -1;
+	view->out.ops = &ct_view_ops;
+	view->out.names = &c->names;
+	view->an = &c->an;
+	c->out = &view->out;
 	if (opts->view == CT_VIEW_TIMEHIST) {
 		c->an.run_end = ct_timehist_line;
 		c->an.run_end_ctx = c;
@@ -241,7 +251,7 @@ int ct_report(const struct ct_report_opts *opts)
 {
 	struct ct_ctf_reader reader;
 	struct ct_report_ctx *c = calloc(1, sizeof(*c));
-	bool write_failed = false;
+	bool write_failed = false, quiet;
 	int err = -1;
 
 	if (c && !ct_report_init(c, opts)) {
@@ -250,14 +260,17 @@ int ct_report(const struct ct_report_opts *opts)
 		reader.ksym_ctx = c;
 		if (!err) {
 			ct_report_begin(c);
-			err = ct_ctf_reader_run(&reader, ct_report_record, c);
+			err = ct_ctf_reader_run(&reader, ct_output_reader_cb, c->out);
 			/* a damaged capture still reports what was read */
 			if (!err || reader.records)
 				ct_report_end(c, &reader);
 		}
-		if (ct_close_output(NULL, "coretrace report", "the report to standard output"))
-			write_failed = true;
-		else
+		/* the records' output says a failed write itself */
+		write_failed = ct_output_close(c->out, &quiet) ||
+			ct_close_output(NULL, "coretrace report",
+					"the report to standard output");
+		c->out = NULL;
+		if (!write_failed)
 			ct_report_summary(&reader, err, opts->dir);
 	} else {
 		fprintf(stderr, "coretrace: out of memory\n");

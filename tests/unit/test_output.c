@@ -105,7 +105,7 @@ static void test_lines(void)
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
 	f = tmpfile();
 	CT_CHECK(f != NULL);
-	out = ct_lines_output(f, CT_FORMAT_JSON, &names);
+	out = ct_lines_output(f, CT_FORMAT_JSON, &names, "unit");
 	CT_CHECK(out != NULL);
 	CT_CHECK_INT(ct_output_feed(out, &r), 0);
 	CT_CHECK_INT(ct_output_tick(out, 1), 0);
@@ -121,10 +121,10 @@ static void test_lines(void)
 	f = fopen("/dev/full", "w");
 	CT_CHECK(f != NULL);
 	if (f) {
-		out = ct_lines_output(f, CT_FORMAT_TEXT, &names);
+		out = ct_lines_output(f, CT_FORMAT_TEXT, &names, "unit");
 		CT_CHECK_INT(ct_output_feed(out, &r), 0);
 		CT_CHECK_INT(ct_output_tick(out, 1), 1);	/* says so, stops */
-		CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+		CT_CHECK_INT(ct_output_close(out, &quiet), -EIO);
 		CT_CHECK(!quiet);
 		fclose(f);
 	}
@@ -134,7 +134,7 @@ static void test_lines(void)
 	close(fds[0]);
 	f = fdopen(fds[1], "w");
 	CT_CHECK(f != NULL);
-	out = ct_lines_output(f, CT_FORMAT_TEXT, &names);
+	out = ct_lines_output(f, CT_FORMAT_TEXT, &names, "unit");
 	CT_CHECK_INT(ct_output_feed(out, &r), 0);
 	CT_CHECK_INT(ct_output_tick(out, 1), 1);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
