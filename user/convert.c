@@ -144,7 +144,6 @@ static void cv_record(const union ct_record *rec, void *data)
 	default:
 		break;
 	}
-	ct_names_learn(&s->names, rec);
 }
 
 static void cv_meta(struct cv_state *s, const char *what, uint32_t pid,
@@ -187,7 +186,9 @@ int ct_convert(const struct ct_convert_opts *opts)
 {
 	struct cv_state *s = calloc(1, sizeof(*s));
 	struct ct_ctf_reader reader;
+	struct ct_output *out;
 	unsigned int cpu;
+	bool quiet;
 	int err = -ENOMEM;
 
 	if (!s || ct_names_init(&s->names, 65536) ||
@@ -217,7 +218,10 @@ int ct_convert(const struct ct_convert_opts *opts)
 		goto out;
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);
-	err = ct_ctf_reader_run(&reader, cv_record, s);
+	out = ct_callback_output(cv_record, s, &s->names);
+	err = out ? ct_ctf_reader_run(&reader, ct_output_reader_cb, out) : -ENOMEM;
+	if (out)
+		ct_output_close(out, &quiet);
 	if (err) {
 		/* what could be read is still converted, as report does */
 		ct_ctf_reader_print_error(&reader, "coretrace convert");

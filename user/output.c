@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis.h"
 #include "live_top.h"
 #include "output.h"
 
@@ -279,4 +280,76 @@ struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
 	t->out.names = names;
 	t->f = f;
 	return &t->out;
+}
+
+/* --- an analysis, and a command's own consumer */
+
+struct ct_analysis_out {
+	struct ct_output out;
+	struct ct_analysis *an;
+};
+
+static int ct_analysis_feed_out(struct ct_output *out,
+				const union ct_record *rec)
+{
+	ct_analysis_feed(((struct ct_analysis_out *)out)->an, rec);
+	return 0;
+}
+
+static int ct_nothing_to_close(struct ct_output *out)
+{
+	(void)out;
+	return 0;
+}
+
+static const struct ct_output_ops ct_analysis_ops = {
+	.feed = ct_analysis_feed_out,
+	.close = ct_nothing_to_close,
+};
+
+struct ct_output *ct_analysis_output(struct ct_analysis *an,
+				     struct ct_names *names)
+{
+	struct ct_analysis_out *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->out.ops = &ct_analysis_ops;
+	a->out.names = names;
+	a->an = an;
+	return &a->out;
+}
+
+struct ct_callback_out {
+	struct ct_output out;
+	void (*feed)(const union ct_record *rec, void *ctx);
+	void *ctx;
+};
+
+static int ct_callback_feed(struct ct_output *out, const union ct_record *rec)
+{
+	struct ct_callback_out *c = (struct ct_callback_out *)out;
+
+	c->feed(rec, c->ctx);
+	return 0;
+}
+
+static const struct ct_output_ops ct_callback_ops = {
+	.feed = ct_callback_feed,
+	.close = ct_nothing_to_close,
+};
+
+struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
+						  void *ctx),
+				     void *ctx, struct ct_names *names)
+{
+	struct ct_callback_out *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->out.ops = &ct_callback_ops;
+	c->out.names = names;
+	c->feed = feed;
+	c->ctx = ctx;
+	return &c->out;
 }

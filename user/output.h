@@ -59,7 +59,7 @@ struct ct_output_ops {
 /* The first member of each output; outputs are allocated with malloc */
 struct ct_output {
 	const struct ct_output_ops *ops;
-	struct ct_names *names;
+	struct ct_names *names;	/* NULL: an output that learns no names */
 	bool quiet;		/* the reader went away: end without a summary */
 };
 
@@ -69,10 +69,10 @@ static inline int ct_output_feed(struct ct_output *out,
 {
 	int err;
 
-	if (out->ops->names_first)
+	if (out->names && out->ops->names_first)
 		ct_names_learn(out->names, rec);
 	err = out->ops->feed(out, rec);
-	if (!out->ops->names_first)
+	if (out->names && !out->ops->names_first)
 		ct_names_learn(out->names, rec);
 	return err;
 }
@@ -130,6 +130,20 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 				    const struct ct_ctf_env *env,
 				    struct ct_names *names, uint64_t now_ns,
 				    int *err);
+
+struct ct_analysis;
+
+/* Every record into @an (analysis.h), printed by its caller. NULL: no memory. */
+struct ct_output *ct_analysis_output(struct ct_analysis *an,
+				     struct ct_names *names);
+
+/*
+ * A command's own consumer: @feed(@rec, @ctx) for each record. NULL: no
+ * memory.
+ */
+struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
+						  void *ctx),
+				     void *ctx, struct ct_names *names);
 
 /* The live overview (live_top.h) on @f, keys from @in_fd. NULL: no memory. */
 struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,

@@ -20,29 +20,6 @@ struct ct_report_ctx {
 	char line[1024];
 };
 
-/* the views other than the records: an analysis, printed at the end */
-struct ct_analysis_output {
-	struct ct_output out;
-	struct ct_analysis *an;
-};
-
-static int ct_view_feed(struct ct_output *out, const union ct_record *rec)
-{
-	ct_analysis_feed(((struct ct_analysis_output *)out)->an, rec);
-	return 0;
-}
-
-static int ct_view_close(struct ct_output *out)
-{
-	(void)out;
-	return 0;
-}
-
-static const struct ct_output_ops ct_view_ops = {
-	.feed = ct_view_feed,
-	.close = ct_view_close,
-};
-
 static double ct_ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
@@ -207,8 +184,6 @@ static void ct_report_ksym(void *data, uint64_t addr, const char *name)
 static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
 {
 	c->opts = opts;
-	struct ct_analysis_output *view;
-
 	if (ct_names_init(&c->names, 65536))
 		return -1;
 	if (opts->view == CT_VIEW_RECORDS) {
@@ -219,13 +194,10 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 	}
 	if (ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
 		return -1;
-	view = calloc(1, sizeof(*view));
-	if (!view)
+	/* the other views: an analysis, printed at the end */
+	c->out = ct_analysis_output(&c->an, &c->names);
+	if (!c->out)
 		return -1;
-	view->out.ops = &ct_view_ops;
-	view->out.names = &c->names;
-	view->an = &c->an;
-	c->out = &view->out;
 	if (opts->view == CT_VIEW_TIMEHIST) {
 		c->an.run_end = ct_timehist_line;
 		c->an.run_end_ctx = c;

@@ -325,13 +325,6 @@ static void tc_record(const union ct_record *rec, void *data)
 	}
 }
 
-static void tc_learn(const union ct_record *rec, void *data)
-{
-	struct tc_chart *c = data;
-
-	ct_analysis_feed(&c->an, rec);
-	ct_names_learn(&c->names, rec);
-}
 
 static int tc_by_runtime(const void *pa, const void *pb)
 {
@@ -500,13 +493,24 @@ static int tc_svg_width(const struct tc_chart *c)
  * capture is drawn from what could be read, as report does; the second
  * reads the same records again.
  */
-static int tc_pass(struct tc_chart *c, ct_ctf_record_cb cb, bool first)
+/*
+ * One pass over the capture into @out (closed here): the first learns the
+ * analysis and the names, the second draws.
+ */
+static int tc_pass(struct tc_chart *c, struct ct_output *out, bool first)
 {
 	struct ct_ctf_reader *reader = &c->reader;
-	int err = ct_ctf_reader_open(reader, c->opts->dir);
+	bool quiet;
+	int err;
 
+	if (!out) {
+		fprintf(stderr, "coretrace: out of memory\n");
+		return -ENOMEM;
+	}
+	err = ct_ctf_reader_open(reader, c->opts->dir);
 	if (!err)
-		err = ct_ctf_reader_run(reader, cb, c);
+		err = ct_ctf_reader_run(reader, ct_output_reader_cb, out);
+	ct_output_close(out, &quiet);
 	if (first && err)
 		ct_ctf_reader_print_error(reader, "coretrace timechart");
 	if (first)
@@ -534,7 +538,8 @@ static int tc_draw(struct tc_chart *c)
 		 (tc_legend(c, 0, false) - 1) * TC_LEGEND_LINE;
 	tc_header(c, height);
 	tc_labels(c);
-	if (tc_pass(c, tc_record, false))
+	/* the names are the first pass's: this one learns none */
+	if (tc_pass(c, ct_callback_output(tc_record, c, NULL), false))
 		return -EINVAL;
 	for (i = 0; i < c->nlanes; i++) {
 		tc_set(c, &c->lanes[i], c->lanes[i].key, c->t1);
@@ -565,7 +570,7 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		err = -EINVAL;
 		goto out;
 	}
-	err = tc_pass(c, tc_learn, true);
+	err = tc_pass(c, ct_analysis_output(&c->an, &c->names), true);
 	if (err) {
 		err = -EINVAL;	/* not a capture coretrace can read */
 		goto out;
