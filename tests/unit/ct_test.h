@@ -51,5 +51,6 @@ void test_ctf(void);
 void test_ctf_read(void);
 void test_analysis(void);
 void test_output(void);
+void test_pktring(void);
 
 #endif /* CORETRACE_CT_TEST_H */

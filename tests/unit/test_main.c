@@ -32,6 +32,7 @@ int main(void)
 		{ "ctf_read", test_ctf_read },
 		{ "analysis", test_analysis },
 		{ "output", test_output },
+		{ "pktring", test_pktring },
 	};
 	size_t i;
 
