@@ -282,43 +282,7 @@ struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
 	return &t->out;
 }
 
-/* --- an analysis, and a command's own consumer */
-
-struct ct_analysis_out {
-	struct ct_output out;
-	struct ct_analysis *an;
-};
-
-static int ct_analysis_feed_out(struct ct_output *out,
-				const union ct_record *rec)
-{
-	ct_analysis_feed(((struct ct_analysis_out *)out)->an, rec);
-	return 0;
-}
-
-static int ct_nothing_to_close(struct ct_output *out)
-{
-	(void)out;
-	return 0;
-}
-
-static const struct ct_output_ops ct_analysis_ops = {
-	.feed = ct_analysis_feed_out,
-	.close = ct_nothing_to_close,
-};
-
-struct ct_output *ct_analysis_output(struct ct_analysis *an,
-				     struct ct_names *names)
-{
-	struct ct_analysis_out *a = calloc(1, sizeof(*a));
-
-	if (!a)
-		return NULL;
-	a->out.ops = &ct_analysis_ops;
-	a->out.names = names;
-	a->an = an;
-	return &a->out;
-}
+/* --- a command's own consumer, and an analysis */
 
 struct ct_callback_out {
 	struct ct_output out;
@@ -336,7 +300,6 @@ static int ct_callback_feed(struct ct_output *out, const union ct_record *rec)
 
 static const struct ct_output_ops ct_callback_ops = {
 	.feed = ct_callback_feed,
-	.close = ct_nothing_to_close,
 };
 
 struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
@@ -352,4 +315,15 @@ struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
 	c->feed = feed;
 	c->ctx = ctx;
 	return &c->out;
+}
+
+static void ct_analysis_record(const union ct_record *rec, void *an)
+{
+	ct_analysis_feed(an, rec);
+}
+
+struct ct_output *ct_analysis_output(struct ct_analysis *an,
+				     struct ct_names *names)
+{
+	return ct_callback_output(ct_analysis_record, an, names);
 }

@@ -50,7 +50,7 @@ struct ct_output_ops {
 	int (*tick)(struct ct_output *out, uint64_t now_ns);
 	/* records @lost on @cpu in the ring so far (may be NULL) */
 	void (*losses)(struct ct_output *out, unsigned int cpu, uint64_t lost);
-	/* the end: write what is held, say what was written; 0 or -errno */
+	/* the end: write what is held, say what was written; 0 or -errno (may be NULL) */
 	int (*close)(struct ct_output *out);
 	/* learn names from a record before it is fed, not after */
 	bool names_first;
@@ -107,7 +107,7 @@ static inline bool ct_output_counts_losses(const struct ct_output *out)
  */
 static inline int ct_output_close(struct ct_output *out, bool *quiet)
 {
-	int err = out->ops->close(out);
+	int err = out->ops->close ? out->ops->close(out) : 0;
 
 	*quiet = out->quiet;
 	free(out);

@@ -60,7 +60,7 @@ static union ct_record switch_record(uint16_t cpu, uint64_t ts)
 static void test_names_order(void)
 {
 	static const struct ct_output_ops after = {
-		.feed = probe_feed, .close = probe_close,
+		.feed = probe_feed,	/* no close: optional */
 	};
 	static const struct ct_output_ops before = {
 		.feed = probe_feed, .close = probe_close, .names_first = true,
