@@ -1,8 +1,15 @@
 # Helpers for guest tests; source it. Every check prints what it expected
 # and what it saw when it fails.
 
+# A test may set FAIL_HOOK to a command that prints what would explain a
+# failure (the inputs of the check); fail runs it once, then exits.
 fail() {
 	echo "  FAILED: $*"
+	if [ -n "${FAIL_HOOK:-}" ]; then
+		hook=$FAIL_HOOK
+		FAIL_HOOK=
+		$hook
+	fi
 	exit 1
 }
 
