@@ -61,6 +61,18 @@ static void ct_record_usage(FILE *out)
 	      "  -o, --output DIR         write a CTF 1.8 capture to DIR (read it with\n"
 	      "                           babeltrace2 or Trace Compass) instead of lines\n"
 	      "  -d, --duration SECONDS   stop after SECONDS (e.g. 5, 0.5, 200ms, 2m)\n"
+	      "\n"
+	      "always on (with -o DIR, which may exist and hold earlier parts):\n"
+	      "      --flight-recorder SIZE  keep only the newest SIZE of the capture in\n"
+	      "                           memory (e.g. 64M), overwriting the oldest; a\n"
+	      "                           snapshot writes it to DIR/snapshot-N on SIGUSR1\n"
+	      "                           and at the end\n"
+	      "      --chunk-size SIZE    write DIR/chunk-N, each a capture of at most\n"
+	      "                           SIZE (e.g. 256M), then begin the next\n"
+	      "      --chunk-time SECONDS begin the next chunk after SECONDS (e.g. 10m)\n"
+	      "      --max-chunks N       keep the newest N chunks, removing the oldest\n"
+	      "                           (default: keep all)\n"
+	      "\n"
 	      "  -f, --format FORMAT      text (default) or json, one object per line\n"
 	      "  -b, --buffer-size SIZE   ring buffer size, e.g. 256K, 16M (default 4M;\n"
 	      "                           rounded up to a power of two)\n"
@@ -408,7 +420,26 @@ static void ct_bad_option(FILE *err, const char *cmd, const char *what,
 enum {
 	CT_OPT_PER_CPU_RINGS = 256,
 	CT_OPT_WAKEUP,
+	CT_OPT_FLIGHT,
+	CT_OPT_CHUNK_SIZE,
+	CT_OPT_CHUNK_TIME,
+	CT_OPT_MAX_CHUNKS,
 };
+
+#define CT_PART_MIN_BYTES	(256ull << 10)	/* a flight recorder, a chunk */
+#define CT_PART_MAX_BYTES	(1ull << 40)
+
+/* --flight-recorder, --chunk-size: 256K to 1T */
+static int ct_part_size(const char *arg, uint64_t *bytes, FILE *err,
+			const char *cmd, const char *what)
+{
+	if (!ct_parse_size(arg, bytes) && *bytes >= CT_PART_MIN_BYTES &&
+	    *bytes <= CT_PART_MAX_BYTES)
+		return 0;
+	fprintf(err, "coretrace %s: invalid %s '%s' (want 256K to 1T, e.g. 64M)\n",
+		cmd, what, arg);
+	return -1;
+}
 
 /* One option of `record`; returns 0 or prints why it is wrong. */
 static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
@@ -478,12 +509,50 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 		fprintf(err, "coretrace %s: unknown wakeup mode '%s' (want batch or always)\n", cmd,
 			optarg);
 		return -1;
+	case CT_OPT_FLIGHT:
+		return ct_part_size(optarg, &opts->flight_bytes, err, cmd,
+				    "flight recorder size");
+	case CT_OPT_CHUNK_SIZE:
+		return ct_part_size(optarg, &opts->chunk_bytes, err, cmd,
+				    "chunk size");
+	case CT_OPT_CHUNK_TIME:
+		if (!ct_parse_seconds(optarg, &opts->chunk_time))
+			return 0;
+		fprintf(err, "coretrace %s: invalid chunk time '%s' (want seconds, e.g. 30, 10m)\n",
+			cmd, optarg);
+		return -1;
+	case CT_OPT_MAX_CHUNKS:
+		if (!ct_parse_count(optarg, &opts->max_chunks) && opts->max_chunks)
+			return 0;
+		fprintf(err, "coretrace %s: invalid chunk count '%s' (want a number from 1)\n",
+			cmd, optarg);
+		return -1;
 	case 'v':
 		opts->verbose++;
 		return 0;
 	default:
 		return -1;
 	}
+}
+
+/* The always-on options go with -o, and one kind at a time */
+static int ct_check_parts(const struct ct_record_opts *opts, FILE *err)
+{
+	bool chunks = opts->chunk_bytes || opts->chunk_time > 0;
+
+	if ((opts->flight_bytes || chunks || opts->max_chunks) && !opts->output_dir) {
+		fprintf(err, "coretrace record: --flight-recorder and the chunk options need -o DIR\n");
+		return -1;
+	}
+	if (opts->flight_bytes && (chunks || opts->max_chunks)) {
+		fprintf(err, "coretrace record: --flight-recorder keeps the capture in memory; it does not take the chunk options\n");
+		return -1;
+	}
+	if (opts->max_chunks && !chunks) {
+		fprintf(err, "coretrace record: --max-chunks needs --chunk-size or --chunk-time\n");
+		return -1;
+	}
+	return 0;
 }
 
 int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
@@ -501,6 +570,10 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "output",	   required_argument, NULL, 'o' },
 		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
 		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
+		{ "flight-recorder", required_argument, NULL, CT_OPT_FLIGHT },
+		{ "chunk-size",	   required_argument, NULL, CT_OPT_CHUNK_SIZE },
+		{ "chunk-time",	   required_argument, NULL, CT_OPT_CHUNK_TIME },
+		{ "max-chunks",	   required_argument, NULL, CT_OPT_MAX_CHUNKS },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
 		{ "help",	   no_argument,	      NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -536,7 +609,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 			argv[optind]);
 		return CT_PARSE_ERROR;
 	}
-	return CT_PARSE_OK;
+	return ct_check_parts(opts, err) ? CT_PARSE_ERROR : CT_PARSE_OK;
 }
 
 static void ct_top_usage(FILE *out)

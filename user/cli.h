@@ -35,6 +35,10 @@ struct ct_record_opts {
 	bool cpus_set;		/* -C given */
 	uint8_t cpus[CT_MAX_CPUS];
 	const char *output_dir;	/* -o: a CTF capture instead of lines */
+	uint64_t flight_bytes;	/* --flight-recorder: snapshots of this much */
+	uint64_t chunk_bytes;	/* --chunk-size: -o rotated into chunks */
+	double chunk_time;	/* --chunk-time, seconds */
+	unsigned int max_chunks;	/* --max-chunks: chunks kept, 0 all */
 	bool per_cpu_rings;	/* --per-cpu-rings */
 	bool wakeup_always;	/* --wakeup=always */
 	double top_interval;	/* coretrace top: refresh period, 0: record */

@@ -5,6 +5,7 @@
  * written up to their NUL.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "ctf.h"
 
@@ -157,6 +159,49 @@ static void ct_tsdl_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * What part of an always-on recording this is: a snapshot says what took
+ * it and the span it covers (monotonic nanoseconds, as the events' clock,
+ * and the same as wall-clock time), and both say how much the flight
+ * recorder had overwritten in memory so far.
+ */
+static void ct_tsdl_part(FILE *f, const struct ct_ctf_env *env,
+			 const struct ct_ctf_part *part)
+{
+	char when[64];
+	time_t secs;
+	struct tm tm;
+	int i;
+
+	fputs("\tcoretrace_part = ", f);
+	ct_tsdl_string(f, part->kind);
+	fprintf(f, ";\n\tcoretrace_part_index = %u;\n", part->index);
+	if (part->reason) {
+		fputs("\tcoretrace_reason = ", f);
+		ct_tsdl_string(f, part->reason);
+		fputs(";\n", f);
+	}
+	if (part->span_end_ns) {
+		fprintf(f, "\tcoretrace_span_begin_ns = %llu;\n\tcoretrace_span_end_ns = %llu;\n",
+			(unsigned long long)part->span_begin_ns,
+			(unsigned long long)part->span_end_ns);
+		for (i = 0; i < 2; i++) {
+			int64_t ns = (int64_t)(i ? part->span_end_ns : part->span_begin_ns) +
+				     env->clock_offset_ns;
+
+			secs = (time_t)(ns / 1000000000);
+			gmtime_r(&secs, &tm);
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+			fprintf(f, "\tcoretrace_span_%s = \"%s.%03dZ\";\n",
+				i ? "end" : "begin", when,
+				(int)(ns % 1000000000 / 1000000));
+		}
+	}
+	fprintf(f, "\tcoretrace_overwritten_packets = %llu;\n\tcoretrace_overwritten_records = %llu;\n",
+		(unsigned long long)part->overwritten_packets,
+		(unsigned long long)part->overwritten_records);
+}
+
 static void ct_tsdl_field(FILE *f, const struct ct_ctf_field *field)
 {
 	if (field->kind == CT_CTF_STRING || field->kind == CT_CTF_COMM)
@@ -168,6 +213,13 @@ static void ct_tsdl_field(FILE *f, const struct ct_ctf_field *field)
 
 int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
 			  const struct ct_ctf_env *env)
+{
+	return ct_ctf_write_part_metadata(f, uuid, env, NULL);
+}
+
+int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
+			       const struct ct_ctf_env *env,
+			       const struct ct_ctf_part *part)
 {
 	int64_t offset = env->clock_offset_ns;
 	char text[37];
@@ -190,7 +242,10 @@ int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
 	ct_tsdl_string(f, env->kernel_release);
 	fputs(";\n\thostname = ", f);
 	ct_tsdl_string(f, env->hostname);
-	fputs(";\n};\n\n", f);
+	fputs(";\n", f);
+	if (part)
+		ct_tsdl_part(f, env, part);
+	fputs("};\n\n", f);
 	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
 		"\tdescription = \"CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns()\";\n"
 		"\tfreq = 1000000000;\n\tprecision = 1;\n"
@@ -345,17 +400,55 @@ static int ct_stream_append(struct ct_ctf *ctf, struct ct_ctf_stream *s,
  * packets it received whole. When coretrace dies, the child sees the end
  * of the pipe, drops a packet it got only part of, and exits.
  */
-#define CT_WRITER_END	0xffffffffu	/* a msg.cpu: recording ended well */
+enum ct_writer_kind {
+	CT_WMSG_PACKET,		/* cpu, then len bytes of a whole packet */
+	CT_WMSG_OPEN,		/* struct ct_writer_open, then the metadata */
+	CT_WMSG_CLOSE,		/* the directory opened last is whole */
+	CT_WMSG_REMOVE,		/* a name: remove that part */
+	CT_WMSG_END,		/* recording ended well */
+};
+
+#define CT_WRITER_NAMES	0xfffffffeu	/* a packet's cpu: the names stream */
+#define CT_PART_NAME	128
 
 struct ct_writer_msg {
+	uint32_t kind;
 	uint32_t cpu;
-	uint32_t len;		/* bytes of the packet that follows */
+	uint32_t len;		/* bytes that follow */
+	uint32_t unused;
+};
+
+struct ct_writer_open {
+	char name[CT_PART_NAME];
+	uint32_t hidden;
+	uint32_t unused;
+};
+
+enum ct_status_kind {
+	CT_WST_ERROR,		/* a write failed */
+	CT_WST_CLOSED,		/* a directory is whole */
+	CT_WST_DONE,		/* the last message, at exit */
 };
 
 struct ct_writer_status {
 	int32_t error;		/* first write error, -errno */
-	uint32_t done;		/* 1 in the last message, at exit */
+	uint32_t kind;
 	uint64_t bytes;		/* written whole, all streams */
+	uint64_t dir_bytes;	/* of the directory closed */
+	char name[CT_PART_NAME];
+};
+
+/* What the writer is writing into: the capture, or one part of it. */
+struct ct_writer {
+	struct ct_ctf *ctf;
+	char path[4096];		/* the directory being written */
+	char name[CT_PART_NAME];	/* its final name; "" for the capture */
+	bool open, hidden, lazy;	/* lazy: stream files on first packet */
+	int err;			/* the directory's first error */
+	uint64_t dir_bytes;
+	int names_fd;
+	struct ct_ctf_stream names;	/* bytes of the names stream */
+	int status_fd;
 };
 
 static size_t ct_read_full(int fd, void *buf, size_t len)
@@ -397,11 +490,17 @@ static int ct_write_full(int fd, struct iovec *iov, int iovcnt)
 	return 0;
 }
 
-static void ct_writer_report(struct ct_ctf *ctf, int status_fd, uint32_t done)
+static void ct_writer_report(struct ct_writer *w, uint32_t kind)
 {
-	struct ct_writer_status st = { ctf->error, done, ctf->bytes };
+	struct ct_writer_status st;
 
-	if (write(status_fd, &st, sizeof(st)) != sizeof(st))
+	memset(&st, 0, sizeof(st));
+	st.error = kind == CT_WST_CLOSED ? w->err : w->ctf->error;
+	st.kind = kind;
+	st.bytes = w->ctf->bytes;
+	st.dir_bytes = w->dir_bytes;
+	snprintf(st.name, sizeof(st.name), "%s", w->name);
+	if (write(w->status_fd, &st, sizeof(st)) != sizeof(st))
 		return;		/* coretrace is gone: nobody to tell */
 }
 
@@ -425,7 +524,7 @@ static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
  * A CPU that had no event leaves no stream file: a CTF stream holds at
  * least one packet, and an empty file is what a reader should doubt.
  */
-static void ct_ctf_drop_empty(const struct ct_ctf *ctf)
+static void ct_ctf_drop_empty(const struct ct_ctf *ctf, const char *dir)
 {
 	char path[4096];
 	int cpu;
@@ -433,7 +532,7 @@ static void ct_ctf_drop_empty(const struct ct_ctf *ctf)
 	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
 		if (ctf->streams[cpu].bytes)
 			continue;
-		snprintf(path, sizeof(path), "%s/stream_%d", ctf->dir, cpu);
+		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
 		unlink(path);
 	}
 }
@@ -460,12 +559,224 @@ static void ct_writer_mark_cut(const char *dir)
 	(void)written;
 }
 
+/* Remove the files of @dir (no subdirectories: parts have none), then it. */
+static int ct_remove_tree(const char *dir)
+{
+	struct dirent *entry;
+	int err = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((entry = readdir(d))) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(d), entry->d_name, 0) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}
+
+static int *ct_writer_fd(struct ct_writer *w, uint32_t cpu)
+{
+	return cpu == CT_WRITER_NAMES ? &w->names_fd : &w->ctf->streams[cpu].fd;
+}
+
+static struct ct_ctf_stream *ct_writer_stream(struct ct_writer *w, uint32_t cpu)
+{
+	return cpu == CT_WRITER_NAMES ? &w->names : &w->ctf->streams[cpu];
+}
+
+/* The file of @cpu's stream in the directory, made on its first packet. */
+static int ct_writer_file(struct ct_writer *w, uint32_t cpu)
+{
+	int *fd = ct_writer_fd(w, cpu);
+	char path[4200];
+
+	if (*fd >= 0 || !w->lazy)
+		return *fd;
+	if (cpu == CT_WRITER_NAMES)
+		snprintf(path, sizeof(path), "%s/" CT_CTF_NAMES_FILE, w->path);
+	else
+		snprintf(path, sizeof(path), "%s/stream_%u", w->path, cpu);
+	*fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (*fd < 0 && !w->err)
+		w->err = -errno;
+	return *fd;
+}
+
+static void ct_writer_packet(struct ct_writer *w, uint32_t cpu,
+			     unsigned char *packet, size_t len)
+{
+	struct ct_ctf_stream *s = ct_writer_stream(w, cpu);
+	struct iovec iov = { packet, len };
+	int err = w->ctf->error;
+
+	if (!w->open || (w->err && w->lazy) || ct_writer_file(w, cpu) < 0)
+		return;
+	s->fd = *ct_writer_fd(w, cpu);
+	if (ct_stream_append(w->ctf, s, &iov, 1)) {
+		if (!w->err)
+			w->err = w->ctf->error;
+		if (err != w->ctf->error || !err)
+			ct_writer_report(w, CT_WST_ERROR);
+		return;
+	}
+	w->dir_bytes += len;
+}
+
+/* Close the directory's files; 0 or the first error. */
+static int ct_writer_close_files(struct ct_writer *w, bool sync)
+{
+	int cpu, *fd;
+
+	for (cpu = -1; cpu < w->ctf->ncpus; cpu++) {
+		fd = ct_writer_fd(w, cpu < 0 ? CT_WRITER_NAMES : (uint32_t)cpu);
+		if (*fd < 0)
+			continue;
+		if (sync && fsync(*fd) && !w->err)
+			w->err = -errno;
+		if (close(*fd) && !w->err)
+			w->err = -errno;
+		*fd = -1;
+	}
+	if (!w->lazy)
+		ct_ctf_drop_empty(w->ctf, w->path);
+	return w->err;
+}
+
+static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
+			   size_t len)
+{
+	struct ct_writer_open head;
+	char path[4200];
+	ssize_t n;
+	int fd, cpu;
+
+	memcpy(&head, msg, sizeof(head));
+	head.name[sizeof(head.name) - 1] = '\0';
+	snprintf(w->name, sizeof(w->name), "%s", head.name);
+	w->hidden = head.hidden;
+	w->lazy = true;
+	w->open = true;
+	w->err = 0;
+	w->dir_bytes = 0;
+	w->names.bytes = 0;
+	for (cpu = 0; cpu < w->ctf->ncpus; cpu++)
+		w->ctf->streams[cpu].bytes = 0;
+	if (w->hidden)
+		snprintf(w->path, sizeof(w->path), "%s/.%s.partial",
+			 w->ctf->dir, head.name);
+	else
+		snprintf(w->path, sizeof(w->path), "%s/%s", w->ctf->dir,
+			 head.name);
+	ct_remove_tree(w->path);	/* a partial one left by a crash */
+	if (mkdir(w->path, 0755)) {
+		w->err = -errno;
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/metadata", w->path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		w->err = -errno;
+		return;
+	}
+	len -= sizeof(head);
+	n = write(fd, msg + sizeof(head), len);
+	if (n != (ssize_t)len)
+		w->err = n < 0 ? -errno : -ENOSPC;
+	if (w->hidden && fsync(fd) && !w->err)
+		w->err = -errno;
+	if (close(fd) && !w->err)
+		w->err = -errno;
+	w->dir_bytes += len;
+}
+
+static void ct_writer_close(struct ct_writer *w)
+{
+	char final[4200];
+
+	if (!w->open)
+		return;
+	ct_writer_close_files(w, w->hidden);
+	if (w->hidden) {
+		snprintf(final, sizeof(final), "%s/%s", w->ctf->dir, w->name);
+		if (w->err)
+			ct_remove_tree(w->path);	/* never a part-written snapshot */
+		else if (rename(w->path, final))
+			w->err = -errno;
+	}
+	w->open = false;
+	if (w->err && !w->ctf->error)
+		w->ctf->error = w->err;
+	ct_writer_report(w, CT_WST_CLOSED);
+}
+
+/* coretrace died: a snapshot it did not finish goes, a chunk says it was cut */
+static void ct_writer_abandon(struct ct_writer *w)
+{
+	if (!w->open)
+		return;
+	ct_writer_close_files(w, false);
+	if (w->hidden)
+		ct_remove_tree(w->path);
+	else
+		ct_writer_mark_cut(w->path);
+	w->open = false;
+}
+
+static void ct_writer_remove(struct ct_writer *w, const unsigned char *msg,
+			     size_t len)
+{
+	char name[CT_PART_NAME], path[4200];
+
+	if (!len || len > sizeof(name))
+		return;
+	memcpy(name, msg, len);
+	name[len - 1] = '\0';
+	if (!name[0] || strchr(name, '/') || name[0] == '.')
+		return;		/* only a part of this recording */
+	snprintf(path, sizeof(path), "%s/%s", w->ctf->dir, name);
+	ct_remove_tree(path);
+}
+
+/* Handle one message; false when the writer is done (END or bad input). */
+static bool ct_writer_message(struct ct_writer *w, const struct ct_writer_msg *msg,
+			      unsigned char *buf)
+{
+	switch (msg->kind) {
+	case CT_WMSG_PACKET:
+		if (msg->cpu >= (uint32_t)w->ctf->ncpus &&
+		    msg->cpu != CT_WRITER_NAMES)
+			return false;
+		ct_writer_packet(w, msg->cpu, buf, msg->len);
+		return true;
+	case CT_WMSG_OPEN:
+		if (msg->len < sizeof(struct ct_writer_open))
+			return false;
+		ct_writer_close(w);
+		ct_writer_open(w, buf, msg->len);
+		return true;
+	case CT_WMSG_CLOSE:
+		ct_writer_close(w);
+		return true;
+	case CT_WMSG_REMOVE:
+		ct_writer_remove(w, buf, msg->len);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 {
-	unsigned char *packet = malloc(CT_CTF_PACKET_MAX);
+	unsigned char *buf = malloc(CT_CTF_PACKET_MAX);
+	struct ct_writer w;
 	struct ct_writer_msg msg;
-	struct iovec iov;
-	int cpu, sig, quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	int sig, quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1 };
 	bool ended = false;
 
 	/* coretrace decides when recording ends: the end of the pipe */
@@ -473,37 +784,46 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 		signal(quiet[sig], SIG_IGN);
 	prctl(PR_SET_NAME, "coretrace-write");
 	ct_writer_close_others(ctf, in_fd, status_fd);
-	if (!packet)
+	memset(&w, 0, sizeof(w));
+	w.ctf = ctf;
+	w.names_fd = -1;
+	w.status_fd = status_fd;
+	/* a plain capture: its files are open already */
+	w.open = ctf->streams[0].fd >= 0;
+	snprintf(w.path, sizeof(w.path), "%s", ctf->dir);
+	if (!buf)
 		ctf->error = -ENOMEM;
 	while (ct_read_full(in_fd, &msg, sizeof(msg)) == sizeof(msg)) {
-		if (msg.cpu == CT_WRITER_END) {
+		if (msg.kind == CT_WMSG_END) {
 			ended = true;
 			break;
 		}
-		if (msg.cpu >= (uint32_t)ctf->ncpus || msg.len > CT_CTF_PACKET_MAX)
+		if (!buf || msg.len > CT_CTF_PACKET_MAX)
 			break;
-		if (!packet || ct_read_full(in_fd, packet, msg.len) != msg.len)
+		if (ct_read_full(in_fd, buf, msg.len) != msg.len)
 			break;		/* coretrace died in the middle of it */
-		if (ctf->error)
-			continue;	/* keep reading so coretrace never blocks */
-		iov.iov_base = packet;
-		iov.iov_len = msg.len;
-		if (ct_stream_append(ctf, &ctf->streams[msg.cpu], &iov, 1))
-			ct_writer_report(ctf, status_fd, 0);
+		if (!ct_writer_message(&w, &msg, buf))
+			break;
 	}
-	for (cpu = 0; cpu < ctf->ncpus; cpu++)
-		if (close(ctf->streams[cpu].fd) && !ctf->error)
-			ctf->error = -errno;
-	ct_ctf_drop_empty(ctf);
-	if (!ended)
-		ct_writer_mark_cut(ctf->dir);
-	ct_writer_report(ctf, status_fd, 1);
+	if (ended && w.open && w.lazy)
+		ct_writer_close(&w);
+	else if (ended && w.open)
+		ct_writer_close_files(&w, false);
+	else if (w.lazy)
+		ct_writer_abandon(&w);
+	else {
+		ct_writer_close_files(&w, false);
+		ct_writer_mark_cut(w.path);
+	}
+	if (w.err && !ctf->error)
+		ctf->error = w.err;
+	ct_writer_report(&w, CT_WST_DONE);
 	_exit(0);
 }
 
 /*
- * A writer's status, if one is waiting (the status pipe is non-blocking
- * while recording); @block waits for its last one.
+ * The writer's news, if some is waiting (the status pipe is non-blocking
+ * while recording); @block waits for its last message.
  */
 static void ct_ctf_poll_writer(struct ct_ctf *ctf, bool block)
 {
@@ -513,9 +833,17 @@ static void ct_ctf_poll_writer(struct ct_ctf *ctf, bool block)
 		fcntl(ctf->status_fd, F_SETFL,
 		      fcntl(ctf->status_fd, F_GETFL) & ~O_NONBLOCK);
 	while (ct_read_full(ctf->status_fd, &st, sizeof(st)) == sizeof(st)) {
+		st.name[sizeof(st.name) - 1] = '\0';
+		if (st.kind == CT_WST_CLOSED) {
+			ctf->closed_dirs++;
+			if (ctf->on_closed)
+				ctf->on_closed(ctf->closed_ctx, st.name,
+					       st.dir_bytes, st.error);
+			continue;
+		}
 		if (st.error && !ctf->error)
 			ctf->error = st.error;
-		if (st.done) {
+		if (st.kind == CT_WST_DONE) {
 			ctf->bytes = st.bytes;
 			return;
 		}
@@ -524,17 +852,39 @@ static void ct_ctf_poll_writer(struct ct_ctf *ctf, bool block)
 		ctf->error = -EPIPE;	/* the writer died without its report */
 }
 
-static void ct_ctf_send(struct ct_ctf *ctf, int cpu, struct iovec *packet)
+void ct_ctf_poll(struct ct_ctf *ctf)
 {
-	struct ct_writer_msg msg = { (uint32_t)cpu, 0 };
-	struct iovec iov[3] = { { &msg, sizeof(msg) }, packet[0], packet[1] };
-	int err;
+	if (ctf->writer_pid)
+		ct_ctf_poll_writer(ctf, false);
+}
 
-	msg.len = (uint32_t)(packet[0].iov_len + packet[1].iov_len);
-	err = ct_write_full(ctf->pipe_fd, iov, 3);
+/* One message to the writer: @kind, @cpu and the bytes of @iov */
+static int ct_ctf_tell(struct ct_ctf *ctf, uint32_t kind, uint32_t cpu,
+		       const struct iovec *iov, int iovcnt)
+{
+	struct ct_writer_msg msg = { kind, cpu, 0, 0 };
+	struct iovec all[4] = { { &msg, sizeof(msg) } };
+	int i, err;
+
+	if (!ctf->writer_pid)
+		return -EBADF;
+	for (i = 0; i < iovcnt && i < 3; i++) {
+		all[i + 1] = iov[i];
+		msg.len += (uint32_t)iov[i].iov_len;
+	}
+	if (msg.len > CT_CTF_PACKET_MAX)
+		return -E2BIG;
+	err = ct_write_full(ctf->pipe_fd, all, i + 1);
 	if (err && !ctf->error)
 		ctf->error = err;
-	ctf->bytes += msg.len;		/* until the writer's own count */
+	return err;
+}
+
+static void ct_ctf_send(struct ct_ctf *ctf, int cpu, struct iovec *packet)
+{
+	ct_ctf_tell(ctf, CT_WMSG_PACKET, (uint32_t)cpu, packet, 2);
+	/* until the writer's own count */
+	ctf->bytes += packet[0].iov_len + packet[1].iov_len;
 }
 
 int ct_ctf_start_writer(struct ct_ctf *ctf)
@@ -563,7 +913,8 @@ int ct_ctf_start_writer(struct ct_ctf *ctf)
 		return -errno;
 	}
 	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
-		close(ctf->streams[cpu].fd);
+		if (ctf->streams[cpu].fd >= 0)
+			close(ctf->streams[cpu].fd);
 		ctf->streams[cpu].fd = -1;
 	}
 	ctf->pipe_fd = to_writer[1];
@@ -574,16 +925,87 @@ int ct_ctf_start_writer(struct ct_ctf *ctf)
 	return 0;
 }
 
-static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
+uint64_t ct_ctf_packet_u64(const unsigned char *packet, size_t offset)
 {
-	struct ct_ctf_stream *s = &ctf->streams[cpu];
-	unsigned char head[CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES], *p = head;
-	uint64_t bits = (uint64_t)(sizeof(head) + s->used) * 8;
-	uint32_t magic = CT_CTF_MAGIC, stream_id = 0, cpu_id = (uint32_t)cpu;
+	uint64_t v;
+
+	memcpy(&v, packet + offset, sizeof(v));
+	return v;
+}
+
+int ct_ctf_emit(struct ct_ctf *ctf, unsigned int cpu, const unsigned char *packet,
+		size_t len, uint64_t discard_base)
+{
+	unsigned char head[CT_CTF_HEAD];
+	uint64_t discarded;
 	struct iovec iov[2];
 
-	if (!s->used)
-		return 0;
+	if (len < CT_CTF_HEAD)
+		return -EINVAL;
+	memcpy(head, packet, CT_CTF_HEAD);
+	discarded = ct_ctf_packet_u64(head, CT_CTF_DISCARDED);
+	discarded = discarded > discard_base ? discarded - discard_base : 0;
+	memcpy(head + CT_CTF_DISCARDED, &discarded, sizeof(discarded));
+	iov[0].iov_base = head;
+	iov[0].iov_len = CT_CTF_HEAD;
+	iov[1].iov_base = (void *)(packet + CT_CTF_HEAD);
+	iov[1].iov_len = len - CT_CTF_HEAD;
+	return ct_ctf_tell(ctf, CT_WMSG_PACKET, cpu, iov, 2);
+}
+
+long ct_ctf_begin_dir(struct ct_ctf *ctf, const char *name, bool hidden,
+		      const struct ct_ctf_env *env,
+		      const struct ct_ctf_part *part)
+{
+	struct ct_writer_open head;
+	struct iovec iov[2];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	memset(&head, 0, sizeof(head));
+	if (strlen(name) >= sizeof(head.name))
+		return -ENAMETOOLONG;
+	snprintf(head.name, sizeof(head.name), "%s", name);
+	head.hidden = hidden;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	err = ct_ctf_write_part_metadata(f, ctf->uuid, env, part);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (!err) {
+		iov[0].iov_base = &head;
+		iov[0].iov_len = sizeof(head);
+		iov[1].iov_base = text;
+		iov[1].iov_len = len;
+		err = ct_ctf_tell(ctf, CT_WMSG_OPEN, 0, iov, 2);
+	}
+	free(text);
+	return err ? err : (long)len;
+}
+
+int ct_ctf_end_dir(struct ct_ctf *ctf)
+{
+	return ct_ctf_tell(ctf, CT_WMSG_CLOSE, 0, NULL, 0);
+}
+
+int ct_ctf_remove_dir(struct ct_ctf *ctf, const char *name)
+{
+	struct iovec iov = { (void *)name, strlen(name) + 1 };
+
+	return ct_ctf_tell(ctf, CT_WMSG_REMOVE, 0, &iov, 1);
+}
+
+/* @s's packet header at the front of its buffer; the packet's bytes */
+static size_t ct_ctf_seal(const struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			  uint32_t cpu_id)
+{
+	unsigned char *p = s->packet;
+	uint64_t bits = (uint64_t)(CT_CTF_HEAD + s->used) * 8;
+	uint32_t magic = CT_CTF_MAGIC, stream_id = 0;
+
 	ct_put(&p, &magic, 4);
 	ct_put(&p, ctf->uuid, 16);
 	ct_put(&p, &stream_id, 4);
@@ -593,15 +1015,42 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 	ct_put_u64(&p, bits);		/* packet_size: no padding */
 	ct_put_u64(&p, s->events_discarded);
 	ct_put(&p, &cpu_id, 4);
-	iov[0].iov_base = head;
-	iov[0].iov_len = sizeof(head);
-	iov[1].iov_base = s->packet;
-	iov[1].iov_len = s->used;
-	if (ctf->writer_pid)
-		ct_ctf_send(ctf, cpu, iov);
-	else
-		ct_stream_append(ctf, s, iov, 2);
+	return CT_CTF_HEAD + s->used;
+}
+
+static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
+{
+	struct ct_ctf_stream *s = &ctf->streams[cpu];
+	struct iovec iov[2];
+	size_t len;
+
+	if (!s->used)
+		return 0;
+	len = ct_ctf_seal(ctf, s, (uint32_t)cpu);
+	if (ctf->sink) {
+		ctf->sink(ctf->sink_ctx, (unsigned int)cpu, s->packet_events,
+			  s->packet, len);
+	} else {
+		iov[0].iov_base = s->packet;
+		iov[0].iov_len = CT_CTF_HEAD;
+		iov[1].iov_base = s->packet + CT_CTF_HEAD;
+		iov[1].iov_len = s->used;
+		if (ctf->writer_pid)
+			ct_ctf_send(ctf, cpu, iov);
+		else
+			ct_stream_append(ctf, s, iov, 2);
+	}
 	s->used = 0;
+	s->packet_events = 0;
+	return ctf->error;
+}
+
+int ct_ctf_flush_all(struct ct_ctf *ctf)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < ctf->ncpus; cpu++)
+		ct_ctf_write_packet(ctf, cpu);
 	return ctf->error;
 }
 
@@ -635,7 +1084,7 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			    uint64_t ts, uint64_t addr)
 {
 	const char *name = ct_ksyms_lookup(ctf->ksyms, addr);
-	unsigned char *p = s->packet + s->used;
+	unsigned char *p = s->packet + CT_CTF_HEAD + s->used;
 	size_t len;
 
 	if (!name)
@@ -645,7 +1094,8 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	ct_put(&p, &addr, 8);
 	ct_put(&p, name, len);
 	*p++ = '\0';
-	s->used = (size_t)(p - s->packet);
+	s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
+	s->packet_events++;
 	ctf->ksym_events++;
 }
 
@@ -660,9 +1110,7 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 		return -ERANGE;
 	s = &ctf->streams[cpu];
 	/* room for the largest event and a name: serialize in place */
-	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX -
-					     CT_CTF_HEADER_BYTES -
-					     CT_CTF_CONTEXT_BYTES)
+	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
 		ct_ctf_write_packet(ctf, cpu);
 	/*
 	 * A stream's clock never goes back: a record that reached the ring
@@ -679,8 +1127,9 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	if (ctf->ksyms && ctf->announced && ct_is_function(rec) &&
 	    ct_ctf_first_sight(ctf, rec->function.function))
 		ct_ctf_put_ksym(ctf, s, ts, rec->function.function);
-	n = ct_ctf_serialize(ctf, s, rec, ts, s->packet + s->used);
+	n = ct_ctf_serialize(ctf, s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
 	s->used += n;
+	s->packet_events++;
 	s->events++;
 	ctf->events++;
 	ctf->type_events[rec->hdr.type]++;
@@ -773,7 +1222,7 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++) {
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
-		if (s->fd >= 0 || ctf->writer_pid)
+		if ((s->fd >= 0 || ctf->writer_pid) && !ctf->sink)
 			ct_ctf_write_packet(ctf, cpu);
 		if (s->fd >= 0 && close(s->fd) && !ctf->error)
 			ctf->error = -errno;
@@ -781,12 +1230,9 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		free(s->packet);
 	}
 	if (own_files && ctf->streams && ctf->dir)
-		ct_ctf_drop_empty(ctf);
+		ct_ctf_drop_empty(ctf, ctf->dir);
 	if (ctf->writer_pid) {
-		struct ct_writer_msg end = { CT_WRITER_END, 0 };
-
-		if (write(ctf->pipe_fd, &end, sizeof(end)) != sizeof(end) &&
-		    !ctf->error)
+		if (ct_ctf_tell(ctf, CT_WMSG_END, 0, NULL, 0) && !ctf->error)
 			ctf->error = -EPIPE;
 		close(ctf->pipe_fd);
 		ct_ctf_poll_writer(ctf, true);
@@ -801,4 +1247,119 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	ctf->streams = NULL;
 	ctf->dir = NULL;
 	return ctf->error;
+}
+
+int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus)
+{
+	int cpu, err;
+
+	memset(ctf, 0, sizeof(*ctf));
+	ctf->pipe_fd = -1;
+	ctf->status_fd = -1;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	err = ct_ctf_make_uuid(ctf->uuid);
+	if (err)
+		return err;
+	ctf->dir = strdup(dir);
+	ctf->ncpus = ncpus;
+	ctf->announced = calloc(CT_CTF_ANNOUNCED, sizeof(*ctf->announced));
+	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
+	if (!ctf->dir || !ctf->streams || !ctf->announced)
+		return -ENOMEM;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		ctf->streams[cpu].fd = -1;
+		ctf->streams[cpu].packet = malloc(CT_CTF_PACKET_MAX);
+		if (!ctf->streams[cpu].packet)
+			return -ENOMEM;
+	}
+	return ct_ctf_start_writer(ctf);
+}
+
+/* The names stream's packet in @s, if it holds events; 0 or -errno */
+static int ct_names_flush(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			  long *written)
+{
+	size_t len;
+	int err;
+
+	if (!s->used)
+		return 0;
+	len = ct_ctf_seal(ctf, s, 0);
+	err = ct_ctf_emit(ctf, CT_WRITER_NAMES, s->packet, len, 0);
+	*written += (long)len;
+	s->used = 0;
+	return err;
+}
+
+/* One name event of @rec into the names packet, flushed when full */
+static int ct_names_put(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			const union ct_record *rec, long *written)
+{
+	int err = 0;
+
+	if (s->used + CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
+		err = ct_names_flush(ctf, s, written);
+	s->used += ct_ctf_serialize(ctf, s, rec, rec->hdr.ts,
+				    s->packet + CT_CTF_HEAD + s->used);
+	return err;
+}
+
+static int ct_names_put_ksyms(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			      uint64_t ts, long *written)
+{
+	int i, err = 0;
+
+	for (i = 0; ctf->ksyms && i < CT_CTF_ANNOUNCED && !err; i++) {
+		if (!ctf->announced[i])
+			continue;
+		if (s->used + CT_CTF_EVENT_MAX + CT_CTF_KSYM_NAME >
+		    CT_CTF_PACKET_MAX - CT_CTF_HEAD)
+			err = ct_names_flush(ctf, s, written);
+		ct_ctf_put_ksym(ctf, s, ts, ctf->announced[i]);
+		ctf->ksym_events--;	/* counted with the records, not here */
+	}
+	return err;
+}
+
+long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
+			const struct ct_irq_names *irqs, uint64_t ts)
+{
+	struct ct_ctf_stream s;
+	union ct_record rec;
+	long written = 0;
+	uint32_t i;
+	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.packet = malloc(CT_CTF_PACKET_MAX);
+	if (!s.packet)
+		return -ENOMEM;
+	s.ts_begin = s.ts_end = s.clock = ts;
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.ts = ts;
+	rec.hdr.type = CT_EV_COMM;
+	for (i = 0; comms->slots && i <= comms->mask && !err; i++) {
+		const struct ct_comm_slot *slot = &comms->slots[i];
+
+		if (!slot->used || !slot->pid)
+			continue;
+		rec.comm.pid = slot->pid;
+		memcpy(rec.comm.comm, slot->comm, CT_COMM_LEN);
+		err = ct_names_put(ctf, &s, &rec, &written);
+	}
+	rec.hdr.type = CT_EV_IRQ_NAME;
+	for (i = 0; irqs && i < CT_IRQ_SLOTS && !err; i++) {
+		if (!irqs->slot[i].used)
+			continue;
+		rec.irq_name.irq = irqs->slot[i].irq;
+		memcpy(rec.irq_name.name, irqs->slot[i].name, CT_IRQ_NAME_LEN);
+		err = ct_names_put(ctf, &s, &rec, &written);
+	}
+	if (!err)
+		err = ct_names_put_ksyms(ctf, &s, ts, &written);
+	if (!err)
+		err = ct_names_flush(ctf, &s, &written);
+	free(s.packet);
+	return err ? err : written;
 }

@@ -208,6 +208,66 @@ static int ct_metadata_env(const char *text, struct ct_ctf_env *env,
 	return 0;
 }
 
+/* The unsigned number after @key, a line of the env; -1 when there is none */
+static int ct_metadata_u64(const char *text, const char *key, uint64_t *value)
+{
+	const char *p = strstr(text, key);
+	unsigned long long v;
+	char *end;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno || *end != ';')
+		return -1;
+	*value = v;
+	return 0;
+}
+
+/*
+ * What an always-on recording's part says of itself (ctf.c writes it in
+ * the env); the whole text is then compared with what the writer makes of
+ * these values, so only their presence and form are checked here. 0 for a
+ * plain capture, 1 for a part, -1 when the values are not well formed.
+ */
+static int ct_metadata_part_env(struct ct_ctf_reader *r, const char *text)
+{
+	struct ct_ctf_part *part = &r->part;
+	uint64_t index;
+
+	if (!strstr(text, "\tcoretrace_part = \""))
+		return 0;
+	if (ct_metadata_string(text, "\tcoretrace_part = \"", r->part_kind,
+			       sizeof(r->part_kind)) ||
+	    ct_metadata_u64(text, "\tcoretrace_part_index = ", &index) ||
+	    index > UINT32_MAX ||
+	    ct_metadata_u64(text, "\tcoretrace_overwritten_packets = ",
+			    &part->overwritten_packets) ||
+	    ct_metadata_u64(text, "\tcoretrace_overwritten_records = ",
+			    &part->overwritten_records))
+		return -1;
+	part->kind = r->part_kind;
+	part->index = (uint32_t)index;
+	if (strstr(text, "\tcoretrace_reason = \"")) {
+		if (ct_metadata_string(text, "\tcoretrace_reason = \"",
+				       r->part_reason, sizeof(r->part_reason)))
+			return -1;
+		part->reason = r->part_reason;
+	}
+	if (strstr(text, "\tcoretrace_span_begin_ns = ") &&
+	    (ct_metadata_u64(text, "\tcoretrace_span_begin_ns = ",
+			     &part->span_begin_ns) ||
+	     ct_metadata_u64(text, "\tcoretrace_span_end_ns = ",
+			     &part->span_end_ns) || !part->span_end_ns))
+		return -1;
+	r->is_part = true;
+	return 1;
+}
+
 static int ct_metadata_layout(struct ct_ctf_reader *r, const char *path,
 			      const char *text, size_t len)
 {
@@ -216,15 +276,20 @@ static int ct_metadata_layout(struct ct_ctf_reader *r, const char *path,
 	char *want = NULL;
 	size_t want_len = 0, k;
 	FILE *f;
+	int part;
 
 	if (strlen(text) != len)
 		return ct_fail(r, path, strlen(text), "NUL byte in the metadata");
 	if (ct_metadata_env(text, &env, release, host, sizeof(release)))
 		return ct_fail(r, path, 0, "env or clock values not written the way coretrace writes them (kernel_release, hostname, offset_s, offset)");
+	part = ct_metadata_part_env(r, text);
+	if (part < 0)
+		return ct_fail(r, path, 0, "env values of a snapshot or chunk not written the way coretrace writes them (coretrace_part, _index, _reason, _span_*, _overwritten_*)");
 	f = open_memstream(&want, &want_len);
 	if (!f)
 		return ct_fail(r, path, 0, "out of memory");
-	if (ct_ctf_write_metadata(f, r->uuid, &env) || fclose(f)) {
+	if (ct_ctf_write_part_metadata(f, r->uuid, &env, part ? &r->part : NULL) ||
+	    fclose(f)) {
 		free(want);
 		return ct_fail(r, path, 0, "out of memory");
 	}
@@ -771,6 +836,9 @@ int ct_ctf_reader_stream(struct ct_ctf_reader *r, const char *path,
 static int ct_is_stream(const struct dirent *entry)
 {
 	const char *p = entry->d_name;
+
+	if (!strcmp(p, CT_CTF_NAMES_FILE))
+		return 1;	/* a part's names: read first, by time */
 
 	if (strncmp(p, "stream_", 7) || !p[7])
 		return 0;

@@ -5,6 +5,12 @@
 
 #include "ctf.h"
 
+/* one chunk of a rotated recording */
+struct ct_reader_chunk {
+	char name[64];			/* chunk-N */
+	unsigned char uuid[16];
+};
+
 typedef void (*ct_ctf_record_cb)(const union ct_record *rec, void *ctx);
 
 struct ct_ctf_reader {
@@ -18,6 +24,17 @@ struct ct_ctf_reader {
 	unsigned long long lost_total;
 	int damaged_streams;		/* stream files with a problem */
 	bool cut;			/* coretrace record was killed */
+	/* a part of an always-on recording: what its env says of it */
+	bool is_part;
+	struct ct_ctf_part part;
+	char part_kind[16], part_reason[256];
+	/*
+	 * A rotated recording read as one capture: @dir holds no metadata
+	 * but chunk-N directories, each a capture, read in order per stream.
+	 */
+	struct ct_reader_chunk *chunks;
+	int nchunks;
+	int damaged_chunks;		/* chunks whose metadata cannot be read */
 	/* function names the capture carries (coretrace_ksym), or NULL */
 	void (*on_ksym)(void *ctx, uint64_t addr, const char *name);
 	void *ksym_ctx;
@@ -28,6 +45,14 @@ struct ct_ctf_reader {
  * Set on_ksym after this, before running the reader.
  */
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir);
+/* Free what ct_ctf_reader_open() holds (a rotated recording's chunks). */
+void ct_ctf_reader_close(struct ct_ctf_reader *r);
+/*
+ * One line on stderr saying what part of an always-on recording the
+ * capture is (snapshot or chunk, why, its span, what was overwritten),
+ * or how many chunks a rotated recording has; nothing for a plain capture.
+ */
+void ct_ctf_reader_print_part(const struct ct_ctf_reader *r, const char *who);
 /* The checks of ct_ctf_reader_open() on metadata @text (NUL-terminated). */
 int ct_ctf_reader_metadata(struct ct_ctf_reader *r, const char *path,
 			   const char *text, size_t len);

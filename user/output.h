@@ -11,6 +11,7 @@
 #ifndef CT_OUTPUT_H
 #define CT_OUTPUT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,11 @@ struct ct_output_ops {
 	void (*losses)(struct ct_output *out, unsigned int cpu, uint64_t lost);
 	/* the end: write what is held, say what was written; 0 or -errno (may be NULL) */
 	int (*close)(struct ct_output *out);
+	/*
+	 * Write out what is held (a flight recorder), because of @reason;
+	 * 0, or -EOPNOTSUPP for an output that holds nothing (may be NULL).
+	 */
+	int (*snapshot)(struct ct_output *out, const char *reason);
 	/* learn names from a record before it is fed, not after */
 	bool names_first;
 };
@@ -87,6 +93,11 @@ static inline void ct_output_losses(struct ct_output *out, unsigned int cpu,
 {
 	if (out->ops->losses)
 		out->ops->losses(out, cpu, lost);
+}
+
+static inline int ct_output_snapshot(struct ct_output *out, const char *reason)
+{
+	return out->ops->snapshot ? out->ops->snapshot(out, reason) : -EOPNOTSUPP;
 }
 
 /* A capture reader's record callback (ctf_read.h) feeding the output @out */
@@ -130,6 +141,26 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 				    const struct ct_ctf_env *env,
 				    struct ct_names *names, uint64_t now_ns,
 				    int *err);
+
+/* An always-on recording in a directory of parts (recorder.c) */
+struct ct_parts_opts {
+	const char *dir;
+	uint64_t flight_bytes;		/* --flight-recorder: memory, 0 off */
+	uint64_t chunk_bytes;		/* --chunk-size: 0 no limit */
+	uint64_t chunk_ns;		/* --chunk-time: 0 no limit */
+	unsigned int max_chunks;	/* --max-chunks: 0 keep all */
+	int verbose;
+};
+
+/*
+ * A flight recorder (opts->flight_bytes) whose snapshots are capture
+ * directories DIR/snapshot-N, or a recording rotated into chunks
+ * DIR/chunk-N. NULL with *@err set when it cannot start.
+ */
+struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
+				  const struct ct_ctf_env *env,
+				  struct ct_names *names, uint64_t now_ns,
+				  int *err);
 
 struct ct_analysis;
 

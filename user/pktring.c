@@ -56,6 +56,8 @@ static void ct_pktring_drop(struct ct_pktring *r)
 {
 	const struct ct_pkt_entry *e = ct_entry_at(r, r->head);
 
+	if (r->on_drop)
+		r->on_drop(r->drop_ctx, e->cpu, e + 1, e->len);
 	r->dropped_packets++;
 	r->dropped_records += e->records;
 	r->bytes -= e->len;

@@ -26,6 +26,10 @@ struct ct_pktring {
 	size_t bytes;		/* bytes of packets held (without entry headers) */
 	uint64_t pushed_packets;
 	uint64_t dropped_packets, dropped_records;
+	/* told of each packet pushed out, before it goes (may be NULL) */
+	void (*on_drop)(void *ctx, unsigned int cpu, const void *data,
+			size_t len);
+	void *drop_ctx;
 };
 
 /* @size bytes of buffer, entries included. 0 or -ENOMEM/-EINVAL. */

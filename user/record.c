@@ -35,6 +35,7 @@ struct ct_session {
 };
 
 static volatile sig_atomic_t ct_stop_requested;
+static volatile sig_atomic_t ct_snapshot_requested;
 static int ct_libbpf_verbosity;
 
 /* libbpf's warnings while loading, to explain a failed load in a sentence */
@@ -43,8 +44,10 @@ static size_t ct_load_log_len;
 
 static void ct_on_signal(int sig)
 {
-	(void)sig;
-	ct_stop_requested = 1;
+	if (sig == SIGUSR1)
+		ct_snapshot_requested = 1;
+	else
+		ct_stop_requested = 1;
 }
 
 static int ct_libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -70,6 +73,8 @@ static void ct_install_signals(void)
 	/* no SA_RESTART: a signal must interrupt the ring's epoll wait */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a flight recorder's snapshot; otherwise said and ignored */
+	sigaction(SIGUSR1, &sa, NULL);
 	/* a closed pipe shows up as EPIPE, and we end quietly */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -517,6 +522,20 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 			expected, received);
 }
 
+static void ct_take_snapshot(struct ct_session *s, const char *reason)
+{
+	static bool said;
+	int err = ct_output_snapshot(s->out, reason);
+
+	if (err == -EOPNOTSUPP && !said)
+		fprintf(stderr, "coretrace: %s asks for a snapshot, which only a flight recorder (--flight-recorder) takes; ignored\n",
+			reason);
+	else if (err == -ENODATA)
+		fprintf(stderr, "coretrace: %s: no snapshot, the flight recorder holds nothing yet\n",
+			reason);
+	said |= err == -EOPNOTSUPP;
+}
+
 static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 		    struct ct_session *s)
 {
@@ -540,6 +559,10 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 			return -EIO;
 		if (err)
 			break;
+		if (ct_snapshot_requested) {
+			ct_snapshot_requested = 0;
+			ct_take_snapshot(s, "SIGUSR1");
+		}
 		now = ct_now();
 		if (opts->verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
@@ -635,9 +658,24 @@ static int ct_open_capture(struct ct_session *s)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	env.clock_offset_ns = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000ll +
 			      (real.tv_nsec - mono.tv_nsec);
-	s->out = ct_capture_output(s->opts->output_dir,
-				   libbpf_num_possible_cpus(), &env, &s->names,
-				   ct_mono_ns(), &err);
+	if (s->opts->flight_bytes || s->opts->chunk_bytes ||
+	    s->opts->chunk_time > 0) {
+		struct ct_parts_opts parts = {
+			.dir = s->opts->output_dir,
+			.flight_bytes = s->opts->flight_bytes,
+			.chunk_bytes = s->opts->chunk_bytes,
+			.chunk_ns = (uint64_t)(s->opts->chunk_time * 1e9),
+			.max_chunks = s->opts->max_chunks,
+			.verbose = s->opts->verbose,
+		};
+
+		s->out = ct_parts_output(&parts, libbpf_num_possible_cpus(),
+					 &env, &s->names, ct_mono_ns(), &err);
+	} else {
+		s->out = ct_capture_output(s->opts->output_dir,
+					   libbpf_num_possible_cpus(), &env,
+					   &s->names, ct_mono_ns(), &err);
+	}
 	if (!s->out)
 		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
 			s->opts->output_dir, strerror(-err));

@@ -52,5 +52,6 @@ void test_ctf_read(void);
 void test_analysis(void);
 void test_output(void);
 void test_pktring(void);
+void test_recorder(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -33,6 +33,7 @@ int main(void)
 		{ "analysis", test_analysis },
 		{ "output", test_output },
 		{ "pktring", test_pktring },
+		{ "recorder", test_recorder },
 	};
 	size_t i;
 

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Always-on recording (recorder.c): a flight recorder's snapshots and a
+ * rotated recording's chunks, written by the real writer process and read
+ * back by the capture reader, each part alone.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ct_test.h"
+#include "ctf_read.h"
+#include "output.h"
+
+struct tally {
+	unsigned long long records, comms, switches;
+	unsigned long long named_43;	/* comm records naming pid 43 */
+	uint64_t first_ts, last_ts;
+	uint64_t cpu_first[2], cpu_last[2];	/* switches on CPU 0 and 1 */
+};
+
+static void tally_record(const union ct_record *rec, void *ctx)
+{
+	struct tally *t = ctx;
+
+	if (!t->records || rec->hdr.ts < t->first_ts)
+		t->first_ts = rec->hdr.ts;
+	if (rec->hdr.ts > t->last_ts)
+		t->last_ts = rec->hdr.ts;
+	t->records++;
+	if (rec->hdr.type == CT_EV_COMM) {
+		t->comms++;
+		t->named_43 += rec->comm.pid == 43 && !strcmp(rec->comm.comm, "ct-next");
+	}
+	if (rec->hdr.type != CT_EV_SCHED_SWITCH || rec->hdr.cpu > 1)
+		return;
+	if (!t->cpu_first[rec->hdr.cpu])
+		t->cpu_first[rec->hdr.cpu] = rec->hdr.ts;
+	t->cpu_last[rec->hdr.cpu] = rec->hdr.ts;
+	t->switches++;
+}
+
+static int read_part(const char *dir, struct tally *t)
+{
+	struct ct_ctf_reader reader;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = ct_ctf_reader_open(&reader, dir);
+	if (!err)
+		err = ct_ctf_reader_run(&reader, tally_record, t);
+	if (err)
+		fprintf(stderr, "  reading %s: %s\n", dir, reader.error);
+	return err;
+}
+
+/* env NAME = VALUE; of DIR/metadata, or -1 */
+static long long metadata_number(const char *dir, const char *name)
+{
+	char path[512], line[512], want[128];
+	long long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	snprintf(want, sizeof(want), "\t%s = %%lld;", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, want, &value) == 1)
+			break;
+	fclose(f);
+	return value;
+}
+
+static union ct_record rec_switch(uint16_t cpu, uint64_t ts)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.sched_switch.type = CT_EV_SCHED_SWITCH;
+	r.sched_switch.cpu = cpu;
+	r.sched_switch.ts = ts;
+	r.sched_switch.prev_pid = 42;
+	r.sched_switch.next_pid = 43;
+	return r;
+}
+
+static union ct_record rec_comm(uint32_t pid, const char *name, uint64_t ts)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.comm.type = CT_EV_COMM;
+	r.comm.ts = ts;
+	r.comm.pid = pid;
+	snprintf(r.comm.comm, sizeof(r.comm.comm), "%s", name);
+	return r;
+}
+
+/* @n switches on 2 CPUs from @ts, 1 us apart, ticking every 1000 */
+static uint64_t feed_switches(struct ct_output *out, uint64_t ts, int n)
+{
+	union ct_record r;
+	int i;
+
+	for (i = 0; i < n; i++, ts += 1000) {
+		r = rec_switch((uint16_t)(i % 2), ts);
+		ct_output_feed(out, &r);
+		if (i % 1000 == 999)
+			ct_output_tick(out, ts);
+	}
+	return ts;
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "  could not remove %s\n", dir);
+}
+
+/* A flight recorder: two snapshots, what is newest, names and counts */
+static void test_flight(void)
+{
+	char dir[] = "/tmp/ct-unit-flight-XXXXXX", part[600];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0 };
+	struct ct_names names;
+	struct ct_output *out;
+	struct tally t1, t2;
+	union ct_record r;
+	uint64_t ts, fed = 0;
+	long long over;
+	bool quiet;
+	int err = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	CT_CHECK(out != NULL);
+	CT_CHECK_INT(err, 0);
+	if (!out)
+		return;
+	CT_CHECK_INT(ct_output_snapshot(out, "empty"), -ENODATA);
+	r = rec_comm(43, "ct-next", 1000);
+	ct_output_feed(out, &r);
+	fed++;
+	/* about 5 MB of events into 256 KB: most are overwritten */
+	ts = feed_switches(out, 2000, 300000);
+	fed += 300000;
+	CT_CHECK_INT(ct_output_snapshot(out, "test"), 0);
+	ts = feed_switches(out, ts, 1000);
+	fed += 1000;
+	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+
+	snprintf(part, sizeof(part), "%s/snapshot-000001", dir);
+	CT_CHECK_INT(read_part(part, &t1), 0);
+	/* the newest events, the name learnt long before, not the oldest */
+	CT_CHECK(t1.switches > 5000 && t1.switches < 300000);
+	CT_CHECK_INT(t1.named_43, 1);
+	CT_CHECK(t1.first_ts > 2000 + 200000ull * 1000);
+	CT_CHECK_INT(t1.last_ts, 2000 + 299999ull * 1000);
+	over = metadata_number(part, "coretrace_overwritten_records");
+	/* held + overwritten = fed; the names stream adds its one name */
+	CT_CHECK_INT((long long)t1.records - 1 + over, 1 + 300000);
+	CT_CHECK_INT(metadata_number(part, "coretrace_span_end_ns"),
+		     2000 + 299999ll * 1000);
+
+	snprintf(part, sizeof(part), "%s/snapshot-000002", dir);
+	CT_CHECK_INT(read_part(part, &t2), 0);
+	CT_CHECK_INT(t2.last_ts, ts - 1000);
+	over = metadata_number(part, "coretrace_overwritten_records");
+	CT_CHECK_INT((long long)t2.records - 1 + over, (long long)fed);
+	snprintf(part, sizeof(part), "%s/.snapshot-000002.partial", dir);
+	CT_CHECK(access(part, F_OK) != 0);	/* renamed once whole */
+	rm_tree(dir);
+	ct_names_free(&names);
+}
+
+static uint64_t dir_bytes(const char *dir)
+{
+	struct dirent *e;
+	char path[1024];
+	struct stat st;
+	uint64_t sum = 0;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!stat(path, &st) && S_ISREG(st.st_mode))
+			sum += (uint64_t)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
+/* Rotation: chunks of a bounded size, the oldest removed, each alone */
+static void test_chunks(void)
+{
+	char dir[] = "/tmp/ct-unit-chunks-XXXXXX", part[600];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 3, 0 };
+	struct ct_names names;
+	struct ct_output *out;
+	struct tally t;
+	union ct_record r;
+	uint64_t ts, last_end[2] = { 0, 0 };
+	bool quiet;
+	int err = 0, i, kept = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	CT_CHECK(out != NULL);
+	if (!out)
+		return;
+	r = rec_comm(43, "ct-next", 1000);
+	ct_output_feed(out, &r);
+	ts = feed_switches(out, 2000, 300000);
+	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+	(void)ts;
+	for (i = 1; i < 100; i++) {
+		snprintf(part, sizeof(part), "%s/chunk-%06d", dir, i);
+		if (access(part, F_OK))
+			continue;
+		kept++;
+		CT_CHECK(dir_bytes(part) <= 256 << 10);
+		CT_CHECK_INT(read_part(part, &t), 0);
+		CT_CHECK_INT(t.named_43, 1);	/* every chunk names its tasks */
+		CT_CHECK(t.switches > 1000);
+		/* a CPU's events go on where its last chunk ended */
+		for (int cpu = 0; cpu < 2; cpu++) {
+			if (!t.cpu_first[cpu])
+				continue;	/* no packet of it in this chunk */
+			CT_CHECK(t.cpu_first[cpu] > last_end[cpu]);
+			last_end[cpu] = t.cpu_last[cpu];
+		}
+	}
+	CT_CHECK_INT(kept, 3);
+	/* the last one holds the last event */
+	CT_CHECK_INT(last_end[1], 2000 + 299999ull * 1000);
+	rm_tree(dir);
+	ct_names_free(&names);
+}
+
+void test_recorder(void)
+{
+	test_flight();
+	test_chunks();
+}
