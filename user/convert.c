@@ -185,7 +185,7 @@ static void cv_names(struct cv_state *s)
 int ct_convert(const struct ct_convert_opts *opts)
 {
 	struct cv_state *s = calloc(1, sizeof(*s));
-	struct ct_ctf_reader reader;
+	struct ct_ctf_reader reader = { .chunks = NULL };
 	struct ct_output *out;
 	unsigned int cpu;
 	bool quiet;
@@ -227,6 +227,7 @@ int ct_convert(const struct ct_convert_opts *opts)
 		ct_ctf_reader_print_error(&reader, "coretrace convert");
 		err = -EINVAL;
 	}
+	ct_ctf_reader_print_part(&reader, "coretrace convert");
 	ct_ctf_reader_print_losses(&reader, "coretrace convert");
 	/* runs still going end at the last switch, where knowledge ends */
 	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
@@ -240,6 +241,7 @@ int ct_convert(const struct ct_convert_opts *opts)
 		fprintf(stderr, "coretrace convert: %llu records into %llu trace events in %s\n",
 			reader.records, (unsigned long long)s->events, opts->perfetto);
 out:
+	ct_ctf_reader_close(&reader);
 	if (s) {
 		ct_names_free(&s->names);
 		free(s->tids);

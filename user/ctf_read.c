@@ -356,6 +356,33 @@ static bool ct_dir_holds(const char *dir, const struct stat *target)
 	return found;
 }
 
+/* N of "@prefix-N", N all digits; -1 when @name is not one */
+static long ct_part_number(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	const char *p;
+
+	if (strncmp(name, prefix, len) || name[len] != '-' || !name[len + 1])
+		return -1;
+	for (p = name + len + 1; *p; p++)
+		if (*p < '0' || *p > '9' || p - name > 20)
+			return -1;
+	return atol(name + len + 1);
+}
+
+/* True when directory @path is a chunk-N of the rotated recording @cap */
+static bool ct_in_chunk(const char *path, const struct stat *cap)
+{
+	char up[4200];
+	struct stat st;
+	const char *base = strrchr(path, '/');
+
+	if (ct_part_number(base ? base + 1 : path, "chunk") < 0)
+		return false;
+	snprintf(up, sizeof(up), "%s/..", path);
+	return !stat(up, &st) && ct_same_file(&st, cap);
+}
+
 int ct_output_check(const char *out, const char *dir, char *why, size_t len)
 {
 	char parent[4096];
@@ -390,12 +417,150 @@ int ct_output_check(const char *out, const char *dir, char *why, size_t len)
 		parent[1] = '\0';
 	else
 		*slash = '\0';
-	if (!stat(parent, &st) && ct_same_file(&st, &cap)) {
+	if (!stat(parent, &st) && (ct_same_file(&st, &cap) || ct_in_chunk(parent, &cap))) {
 		snprintf(why, len, "%.4000s: is inside the capture being read (%.300s), where CTF readers take every file for a stream; write it elsewhere",
 			 out, dir);
 		return -EEXIST;
 	}
 	return 0;
+}
+
+static int ct_is_chunk(const struct dirent *entry)
+{
+	return ct_part_number(entry->d_name, "chunk") >= 0;
+}
+
+static int ct_is_snapshot(const struct dirent *entry)
+{
+	return ct_part_number(entry->d_name, "snapshot") >= 0;
+}
+
+/* How many entries of @dir @filter takes, or -1 */
+static int ct_count_entries(const char *dir, int (*filter)(const struct dirent *))
+{
+	struct dirent **names;
+	int i, n = scandir(dir, &names, filter, NULL);
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+	return n;
+}
+
+/* One chunk's metadata checked; its uuid kept. 0 or -errno (r->error says). */
+static int ct_open_chunk(struct ct_ctf_reader *r, const char *dir,
+			 struct ct_reader_chunk *chunk)
+{
+	char path[4096];
+	unsigned char *meta;
+	struct stat st;
+	size_t len;
+	int err;
+
+	snprintf(path, sizeof(path), "%.3900s/%s/metadata", dir, chunk->name);
+	err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
+	if (err) {
+		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
+			 err == -EFBIG ? "too large for a coretrace metadata file" :
+			 err == EFTYPE_CT ? ct_kind_error(st.st_mode) :
+			 strerror(-err));
+		return err == EFTYPE_CT ? -EINVAL : err;
+	}
+	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
+	free(meta);
+	if (!err && (!r->is_part || strcmp(r->part_kind, "chunk")))
+		err = ct_fail(r, path, 0, "not a chunk of a rotated recording (its env has no coretrace_part = \"chunk\")");
+	memcpy(chunk->uuid, r->uuid, sizeof(chunk->uuid));
+	snprintf(path, sizeof(path), "%.3900s/%s/" CT_CTF_CUT_FILE, dir, chunk->name);
+	r->cut |= !access(path, F_OK);
+	return err;
+}
+
+/*
+ * A directory without metadata: a rotated recording (record -o DIR with
+ * chunks) is read as one capture, chunk-N in order of N; a chunk whose
+ * metadata is unreadable is left out and said. -ENOENT when @dir holds no
+ * chunk (r->error then says what it holds).
+ */
+static int ct_open_chunks(struct ct_ctf_reader *r, const char *dir)
+{
+	struct dirent **names;
+	int i, n, err, first_err = 0, snapshots;
+
+	n = scandir(dir, &names, ct_is_chunk, versionsort);
+	if (n <= 0) {
+		snapshots = ct_count_entries(dir, ct_is_snapshot);
+		if (n == 0)
+			free(names);
+		if (snapshots <= 0)
+			return -ENOENT;
+		snprintf(r->error, sizeof(r->error),
+			 "%.4000s: holds %d flight-recorder snapshot%s, each a capture of its own: name one (%.300s/snapshot-N)",
+			 dir, snapshots, snapshots == 1 ? "" : "s", dir);
+		return -EISDIR;
+	}
+	r->chunks = calloc((size_t)n, sizeof(*r->chunks));
+	for (i = 0; i < n; i++) {
+		if (r->chunks) {
+			struct ct_reader_chunk *chunk = &r->chunks[r->nchunks];
+
+			snprintf(chunk->name, sizeof(chunk->name), "%.60s", names[i]->d_name);
+			err = ct_open_chunk(r, dir, chunk);
+			if (!err)
+				r->nchunks++;
+			else if (!first_err++)
+				memcpy(r->chunk_error, r->error, sizeof(r->chunk_error));
+			r->damaged_chunks += err != 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!r->chunks) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
+		return -ENOMEM;
+	}
+	r->is_part = false;	/* the whole recording, not one chunk */
+	if (r->nchunks)
+		memcpy(r->uuid, r->chunks[0].uuid, sizeof(r->uuid));
+	else
+		memcpy(r->error, r->chunk_error, sizeof(r->error));
+	return 0;
+}
+
+void ct_ctf_reader_close(struct ct_ctf_reader *r)
+{
+	free(r->chunks);
+	r->chunks = NULL;
+	r->nchunks = 0;
+}
+
+void ct_ctf_reader_print_part(const struct ct_ctf_reader *r, const char *who)
+{
+	const struct ct_ctf_part *part = &r->part;
+
+	if (r->nchunks || r->damaged_chunks) {
+		fprintf(stderr, "%s: a rotated recording: %d chunk%s read as one capture (%s to %s)\n",
+			who, r->nchunks, r->nchunks == 1 ? "" : "s",
+			r->nchunks ? r->chunks[0].name : "-",
+			r->nchunks ? r->chunks[r->nchunks - 1].name : "-");
+		return;
+	}
+	if (!r->is_part)
+		return;
+	fprintf(stderr, "%s: %s %u", who, part->kind, part->index);
+	if (part->reason)
+		fprintf(stderr, " (%s)", part->reason);
+	if (part->span_end_ns)
+		fprintf(stderr, ", %.6f to %.6f s since boot (%.3f s)",
+			(double)part->span_begin_ns / 1e9,
+			(double)part->span_end_ns / 1e9,
+			(double)(part->span_end_ns - part->span_begin_ns) / 1e9);
+	if (part->overwritten_records || part->overwritten_packets)
+		fprintf(stderr, "; %llu records in %llu packets were overwritten in memory before it",
+			(unsigned long long)part->overwritten_records,
+			(unsigned long long)part->overwritten_packets);
+	fputc('\n', stderr);
 }
 
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
@@ -431,6 +596,8 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 			 "%.300s...: path longer than %zu bytes", dir, sizeof(path) - 1);
 		return -ENAMETOOLONG;
 	}
+	if (lstat(path, &st) && errno == ENOENT && ct_open_chunks(r, dir) != -ENOENT)
+		return r->nchunks ? 0 : -EINVAL;
 	err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
 	if (err) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
@@ -580,6 +747,11 @@ struct ct_cursor {
 	uint64_t packets;		/* loaded so far */
 	uint64_t ts_begin, ts_end;	/* of the current packet */
 	uint64_t discarded;		/* events_discarded of the last packet */
+	/* a rotated recording: the stream goes on in the next chunks */
+	const unsigned char *uuid;	/* of the file being read */
+	int chunk;			/* its chunk, -1 for a plain capture */
+	char file[64];			/* stream_N or names */
+	uint64_t lost_base;		/* losses of the files before */
 	union ct_record next;		/* decoded, waiting for the merge */
 	bool has_next;
 	int err;			/* the stream's first problem */
@@ -680,6 +852,61 @@ void ct_ctf_reader_print_losses(const struct ct_ctf_reader *r, const char *who)
 			who, r->lost_total, cpus);
 }
 
+static int ct_cursor_load(struct ct_cursor *c);
+
+/*
+ * Open the file @c reads in the first chunk after @c->chunk that has one
+ * (the chunk named, when @from < 0). 0 when one is open, 1 when there is
+ * none left, -errno for one that cannot be read (said in the cursor).
+ */
+static int ct_cursor_open_chunk(struct ct_cursor *c, int from)
+{
+	const struct ct_ctf_reader *r = c->r;
+	struct stat st;
+	int k, fd;
+
+	for (k = from; k < r->nchunks; k++) {
+		snprintf(c->path, sizeof(c->path), "%.3900s/%s/%s", r->dir,
+			 r->chunks[k].name, c->file);
+		fd = ct_open_regular(c->path, &st);
+		if (fd == -ENOENT)
+			continue;
+		c->chunk = k;
+		c->uuid = r->chunks[k].uuid;
+		if (fd == EFTYPE_CT)
+			return ct_cursor_fail(c, 0, ct_kind_error(st.st_mode));
+		if (fd < 0)
+			return ct_cursor_fail(c, 0, strerror(-fd));
+		c->fd = fd;
+		c->size = (uint64_t)st.st_size;
+		c->packet_off = 0;
+		c->packet_bytes = 0;
+		if (!st.st_size)
+			return ct_cursor_fail(c, 0, "empty stream file (a stream holds at least one packet)");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The end of a stream file: in a rotated recording the stream goes on in
+ * a later chunk, its losses counted from that chunk's start; 1 at the end.
+ */
+static int ct_cursor_next_chunk(struct ct_cursor *c)
+{
+	int err;
+
+	if (c->chunk < 0)
+		return 1;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->lost_base += c->discarded;
+	c->discarded = 0;
+	err = ct_cursor_open_chunk(c, c->chunk + 1);
+	return err ? err : ct_cursor_load(c);
+}
+
 /* Load the packet at c->packet_off; 1 at the end of the stream. */
 static int ct_cursor_load(struct ct_cursor *c)
 {
@@ -689,12 +916,12 @@ static int ct_cursor_load(struct ct_cursor *c)
 	const char *err;
 
 	if (off == c->size)
-		return 1;
+		return ct_cursor_next_chunk(c);
 	if (c->size - off < head || ct_cursor_read(c, off, hdr, head))
 		return ct_cursor_fail(c, off, "truncated packet header");
 	if (ct_u32(hdr) != CT_CTF_MAGIC)
 		return ct_cursor_fail(c, off, "wrong packet magic");
-	if (memcmp(hdr + 4, c->r->uuid, 16))
+	if (memcmp(hdr + 4, c->uuid, 16))
 		return ct_cursor_fail(c, off, "packet of another trace (uuid differs)");
 	content = ct_u64(hdr + 40);
 	packet = ct_u64(hdr + 48);
@@ -726,7 +953,7 @@ static int ct_cursor_load(struct ct_cursor *c)
 	c->r->discarded = c->discarded;
 	c->clock = c->ts_begin;
 	c->cpu = ct_u32(hdr + 64);
-	ct_reader_note_losses(c->r, c->cpu, c->discarded);
+	ct_reader_note_losses(c->r, c->cpu, c->lost_base + c->discarded);
 	c->pos = 0;
 	return 0;
 }
@@ -796,8 +1023,11 @@ static void ct_cursor_init(struct ct_cursor *c, struct ct_ctf_reader *r,
 	c->r = r;
 	c->fd = -1;
 	c->stream_cpu = -1;
+	c->chunk = -1;
+	c->uuid = r->uuid;
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	base = base ? base + 1 : path;
+	snprintf(c->file, sizeof(c->file), "%s", base);
 	if (!strncmp(base, "stream_", 7) && base[7] >= '0' && base[7] <= '9') {
 		errno = 0;
 		cpu = strtol(base + 7, &end, 10);
@@ -846,6 +1076,54 @@ static int ct_is_stream(const struct dirent *entry)
 		if (*p < '0' || *p > '9')
 			return 0;
 	return 1;
+}
+
+/* @name into @names (@n of them) unless it is there; the new count */
+static int ct_add_name(char (*names)[64], int n, int max, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return n;
+	if (n < max && strlen(name) < 64)
+		snprintf(names[n++], 64, "%s", name);
+	return n;
+}
+
+/*
+ * A rotated recording: a cursor per stream file name found in any chunk,
+ * each reading that stream through the chunks in order. Their number, or
+ * -errno.
+ */
+static int ct_open_chunk_cursors(struct ct_ctf_reader *r, struct ct_cursor **out)
+{
+	const int max = CT_MAX_CPUS + 1;
+	char (*files)[64] = calloc((size_t)max, 64), dir[4096];
+	struct dirent **names;
+	struct ct_cursor *c;
+	int i, j, k, n = 0;
+
+	for (k = 0; files && k < r->nchunks; k++) {
+		snprintf(dir, sizeof(dir), "%.3900s/%s", r->dir, r->chunks[k].name);
+		j = scandir(dir, &names, ct_is_stream, versionsort);
+		for (i = 0; i < j; i++) {
+			n = ct_add_name(files, n, max, names[i]->d_name);
+			free(names[i]);
+		}
+		if (j >= 0)
+			free(names);
+	}
+	c = files ? calloc((size_t)(n ? n : 1), sizeof(*c)) : NULL;
+	for (i = 0; c && i < n; i++) {
+		ct_cursor_init(&c[i], r, files[i]);
+		ct_cursor_open_chunk(&c[i], 0);
+	}
+	free(files);
+	if (!c)
+		return -ENOMEM;
+	*out = c;
+	return n;
 }
 
 /* Open a cursor per stream file of the capture; their number or -errno. */
@@ -917,7 +1195,7 @@ int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
 	struct ct_cursor *c = NULL, *next;
 	int i, n, first_err = 0;
 
-	n = ct_open_cursors(r, &c);
+	n = r->chunks ? ct_open_chunk_cursors(r, &c) : ct_open_cursors(r, &c);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++)
@@ -944,6 +1222,10 @@ int ct_ctf_reader_run(struct ct_ctf_reader *r, ct_ctf_record_cb cb, void *ctx)
 		snprintf(r->error, sizeof(r->error), "%.4000s: no stream files (stream_0...)",
 			 r->dir);
 		return -ENOENT;
+	}
+	if (!first_err && r->damaged_chunks) {
+		memcpy(r->error, r->chunk_error, sizeof(r->error));
+		first_err = -EINVAL;
 	}
 	return first_err;
 }

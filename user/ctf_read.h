@@ -35,6 +35,7 @@ struct ct_ctf_reader {
 	struct ct_reader_chunk *chunks;
 	int nchunks;
 	int damaged_chunks;		/* chunks whose metadata cannot be read */
+	char chunk_error[4608];		/* the first of them */
 	/* function names the capture carries (coretrace_ksym), or NULL */
 	void (*on_ksym)(void *ctx, uint64_t addr, const char *name);
 	void *ksym_ctx;

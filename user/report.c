@@ -216,6 +216,7 @@ static void ct_report_summary(const struct ct_ctf_reader *reader, int err,
 	else
 		fprintf(stderr, "coretrace report: %llu records read from %s\n",
 			reader->records, dir);
+	ct_ctf_reader_print_part(reader, "coretrace report");
 	ct_ctf_reader_print_losses(reader, "coretrace report");
 }
 
@@ -244,6 +245,7 @@ int ct_report(const struct ct_report_opts *opts)
 		c->out = NULL;
 		if (!write_failed)
 			ct_report_summary(&reader, err, opts->dir);
+		ct_ctf_reader_close(&reader);
 	} else {
 		fprintf(stderr, "coretrace: out of memory\n");
 	}

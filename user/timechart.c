@@ -513,8 +513,11 @@ static int tc_pass(struct tc_chart *c, struct ct_output *out, bool first)
 	ct_output_close(out, &quiet);
 	if (first && err)
 		ct_ctf_reader_print_error(reader, "coretrace timechart");
-	if (first)
+	if (first) {
+		ct_ctf_reader_print_part(reader, "coretrace timechart");
 		ct_ctf_reader_print_losses(reader, "coretrace timechart");
+	}
+	ct_ctf_reader_close(reader);
 	return err && !reader->records ? err : 0;
 }
 

@@ -250,8 +250,171 @@ static void test_chunks(void)
 	ct_names_free(&names);
 }
 
+struct order {
+	unsigned long long records, backwards, comms;
+	uint64_t last;
+};
+
+static void order_record(const union ct_record *rec, void *ctx)
+{
+	struct order *o = ctx;
+
+	o->backwards += rec->hdr.ts < o->last;
+	o->last = rec->hdr.ts;
+	o->comms += rec->hdr.type == CT_EV_COMM;
+	o->records++;
+}
+
+/*
+ * A rotated directory read as one capture: every chunk's records in time
+ * order, losses added up chunk after chunk, a damaged chunk said while
+ * the others are read, snapshots refused as a whole.
+ */
+static void test_rotated_read(void)
+{
+	char dir[] = "/tmp/ct-unit-rotated-XXXXXX", path[600];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0 };
+	struct ct_ctf_reader reader;
+	struct ct_names names;
+	struct ct_output *out;
+	struct order o = { 0, 0, 0, 0 };
+	union ct_record r;
+	uint64_t ts;
+	bool quiet;
+	int err = 0, chunks = 0, i;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	CT_CHECK(out != NULL);
+	if (!out)
+		return;
+	r = rec_comm(43, "ct-next", 1000);
+	ct_output_feed(out, &r);
+	ts = feed_switches(out, 2000, 30000);
+	ct_output_losses(out, 0, 5);
+	ts = feed_switches(out, ts, 30000);
+	ct_output_losses(out, 0, 12);
+	ct_output_losses(out, 1, 3);
+	feed_switches(out, ts, 30000);
+	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+	for (i = 1; i < 100; i++) {
+		snprintf(path, sizeof(path), "%s/chunk-%06d", dir, i);
+		chunks += !access(path, F_OK);
+	}
+	CT_CHECK(chunks >= 4);
+
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+	CT_CHECK_INT(reader.nchunks, chunks);
+	CT_CHECK_INT(ct_ctf_reader_run(&reader, order_record, &o), 0);
+	CT_CHECK_INT(o.backwards, 0);
+	/* the name once per chunk, every switch once */
+	CT_CHECK_INT(o.records - o.comms, 90000);
+	CT_CHECK_INT(o.comms, chunks);
+	CT_CHECK_INT(reader.lost[0], 12);
+	CT_CHECK_INT(reader.lost[1], 3);
+	CT_CHECK_INT(reader.lost_total, 15);
+	ct_ctf_reader_close(&reader);
+
+	/* the second chunk's metadata gone: the others still read, and said */
+	snprintf(path, sizeof(path), "%s/chunk-000002/metadata", dir);
+	CT_CHECK_INT(unlink(path), 0);
+	memset(&o, 0, sizeof(o));
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+	CT_CHECK_INT(reader.nchunks, chunks - 1);
+	CT_CHECK_INT(reader.damaged_chunks, 1);
+	CT_CHECK(ct_ctf_reader_run(&reader, order_record, &o) != 0);
+	CT_CHECK(strstr(reader.error, "chunk-000002/metadata") != NULL);
+	CT_CHECK(o.records - o.comms > 40000 && o.records - o.comms < 90000);
+	CT_CHECK_INT(o.backwards, 0);
+	ct_ctf_reader_close(&reader);
+
+	/* a snapshot's metadata put in a chunk: not a chunk */
+	snprintf(path, sizeof(path), "%s/chunk-000003/metadata", dir);
+	if (!access(path, F_OK)) {
+		char cmd[1400];
+
+		snprintf(cmd, sizeof(cmd),
+			 "sed -i 's/coretrace_part = \"chunk\"/coretrace_part = \"snapshot\"/' '%s'",
+			 path);
+		CT_CHECK_INT(system(cmd), 0);
+		CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
+		CT_CHECK_INT(reader.damaged_chunks, 2);
+		ct_ctf_reader_close(&reader);
+	}
+	rm_tree(dir);
+
+	/* a directory of snapshots is not one capture: name one */
+	snprintf(dir, sizeof(dir), "/tmp/ct-unit-rotated-XXXXXX");
+	CT_CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/snapshot-000001", dir);
+	CT_CHECK_INT(mkdir(path, 0755), 0);
+	CT_CHECK(ct_ctf_reader_open(&reader, dir) != 0);
+	CT_CHECK(strstr(reader.error, "1 flight-recorder snapshot, each a capture of its own") != NULL);
+	ct_ctf_reader_close(&reader);
+	/* neither metadata nor parts: the missing metadata is said */
+	CT_CHECK_INT(rmdir(path), 0);
+	CT_CHECK(ct_ctf_reader_open(&reader, dir) != 0);
+	CT_CHECK(strstr(reader.error, "metadata: No such file or directory") != NULL);
+	rm_tree(dir);
+	ct_names_free(&names);
+}
+
+/* A part's env values checked: one out of form refuses the metadata */
+static void test_part_metadata(void)
+{
+	char dir[] = "/tmp/ct-unit-partmeta-XXXXXX", path[100], cmd[1400];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0 };
+	static const char *const damage[] = {
+		"s/coretrace_part_index = 1;/coretrace_part_index = x;/",
+		"s/coretrace_overwritten_records = [0-9]*;/coretrace_overwritten_records = -1;/",
+		"s/coretrace_span_end_ns = [0-9]*;/coretrace_span_end_ns = 0;/",
+		"s/coretrace_span_begin = \"[^\"]*\"/coretrace_span_begin = \"yesterday\"/",
+		"s/coretrace_overwritten_packets = 0;/coretrace_overwritten_packets = 0;\\n\\tcoretrace_extra = 1;/",
+	};
+	struct ct_ctf_reader reader;
+	struct ct_names names;
+	struct ct_output *out;
+	bool quiet;
+	int err = 0;
+	size_t i;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	CT_CHECK(out != NULL);
+	if (!out)
+		return;
+	feed_switches(out, 2000, 3000);
+	CT_CHECK_INT(ct_output_snapshot(out, "SIGUSR1"), 0);
+	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+	snprintf(path, sizeof(path), "%s/snapshot-000001", dir);
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, path), 0);
+	CT_CHECK(reader.is_part);
+	CT_CHECK(reader.part.reason && !strcmp(reader.part.reason, "SIGUSR1"));
+	CT_CHECK_INT(reader.part.span_begin_ns, 2000);
+	CT_CHECK_INT(reader.part.span_end_ns, 2000 + 2999 * 1000);
+	for (i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s.bad' && sed -i '%s' '%s.bad/metadata'",
+			 path, path, damage[i], path);
+		CT_CHECK_INT(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd), "%s.bad", path);
+		ct_check_report(ct_ctf_reader_open(&reader, cmd) != 0, __FILE__,
+				__LINE__, "damaged part metadata refused", damage[i]);
+		rm_tree(cmd);
+	}
+	/* the same metadata untouched still reads */
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, path), 0);
+	rm_tree(dir);
+	ct_names_free(&names);
+}
+
 void test_recorder(void)
 {
 	test_flight();
 	test_chunks();
+	test_rotated_read();
+	test_part_metadata();
 }
