@@ -1095,8 +1095,7 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	ct_put(&p, name, len);
 	*p++ = '\0';
 	s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
-	s->packet_events++;
-	ctf->ksym_events++;
+	ctf->ksym_events++;	/* a name, not a record: not in packet_events */
 }
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)

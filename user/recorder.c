@@ -304,16 +304,19 @@ static int ct_chunk_begin(struct ct_parts *p, uint64_t next_begin)
 	return 0;
 }
 
-/* Chunks beyond the count kept go, oldest first (the new one counts). */
-static int ct_chunk_trim(struct ct_parts *p)
+/*
+ * The oldest chunks go until @room more fit in the count kept: removed
+ * before the next one begins, so the disk never holds more than the count.
+ */
+static int ct_chunk_trim(struct ct_parts *p, size_t room)
 {
 	char name[64];
 	size_t drop;
 	int err = 0;
 
-	if (!p->opts.max_chunks || p->nkept <= p->opts.max_chunks)
+	if (!p->opts.max_chunks || p->nkept + room <= p->opts.max_chunks)
 		return 0;
-	drop = p->nkept - p->opts.max_chunks;
+	drop = p->nkept + room - p->opts.max_chunks;
 	for (size_t i = 0; i < drop && !err; i++) {
 		ct_part_name(name, sizeof(name), "chunk", p->kept[i]);
 		err = ct_ctf_remove_dir(&p->ctf, name);
@@ -329,9 +332,9 @@ static int ct_chunk_rotate(struct ct_parts *p, uint64_t next_begin)
 	int err = ct_ctf_end_dir(&p->ctf);
 
 	if (!err)
-		err = ct_chunk_begin(p, next_begin);
+		err = ct_chunk_trim(p, 1);
 	if (!err)
-		err = ct_chunk_trim(p);
+		err = ct_chunk_begin(p, next_begin);
 	if (err)
 		ct_parts_fail(p, err, "beginning a chunk");
 	return err;
@@ -419,8 +422,9 @@ static int ct_parts_close(struct ct_output *out)
 	if (p->failed && !err)
 		err = p->failed;
 	if (p->ring.buf)
-		fprintf(stderr, "coretrace: flight recorder: %u snapshot%s in %s; %llu packets (%llu bytes of %llu) held at the end; %llu records in %llu packets overwritten in memory\n",
+		fprintf(stderr, "coretrace: flight recorder: %u snapshot%s in %s; %llu records given, %llu packets (%llu bytes of %llu) held at the end, %llu records in %llu packets overwritten in memory\n",
 			p->snapshots, p->snapshots == 1 ? "" : "s", p->opts.dir,
+			(unsigned long long)p->ctf.events,
 			(unsigned long long)held, (unsigned long long)held_bytes,
 			(unsigned long long)p->opts.flight_bytes,
 			(unsigned long long)p->ring.dropped_records,
@@ -491,8 +495,8 @@ static int ct_parts_start(struct ct_parts *p, const struct ct_ctf_env *env)
 	p->ctf.closed_ctx = p;
 	if (p->ring.buf)
 		return 0;
-	err = ct_chunk_begin(p, 0);
-	return err ? err : ct_chunk_trim(p);
+	err = ct_chunk_trim(p, 1);
+	return err ? err : ct_chunk_begin(p, 0);
 }
 
 struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
