@@ -160,6 +160,62 @@ struct {
 	__type(value, __u8);
 } ct_tids SEC(".maps");
 
+/*
+ * Triggers (record --trigger-*, with a flight recorder): conditions
+ * decided here, told to user space by one ct_trigger record when they
+ * hold. Off when their threshold or name is zero: the verifier then drops
+ * their code, and a recording without triggers runs what it ran before.
+ */
+const volatile __u64 ct_trig_delay_ns;		/* --trigger-delay */
+const volatile __u32 ct_trig_tgid;		/* --trigger-pid: its scope */
+const volatile __u32 ct_trig_tid;		/* --trigger-tid */
+const volatile __u64 ct_trig_irq_ns;		/* --trigger-irq */
+const volatile __u32 ct_trig_exec_len;		/* --trigger-exec NAME */
+const volatile char ct_trig_exec_comm[CT_COMM_LEN];
+const volatile __u64 ct_trig_cooldown_ns;
+const volatile __u64 ct_trig_max;		/* 0: no maximum */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_trigger_state);
+} ct_trig_state SEC(".maps");
+
+/*
+ * Since when each task has been runnable without running: set at its
+ * wakeup or preemption, read and cleared when it is switched in (as
+ * runqslower does). LRU: a task that exits runnable is pushed out.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u64);
+} ct_runnable SEC(".maps");
+
+/* --trigger-pid: the threads of that process, seeded and learnt as ct_tids */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_trig_tids SEC(".maps");
+
+/* When the interrupt (slot 0) and softirq (slot 1) running now began */
+struct ct_irq_start {
+	__u64 ts;
+	__u32 source;
+	__u32 reserved;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ct_irq_start);
+} ct_irq_start SEC(".maps");
+
 #define CT_FILL_HDR(rec, event_type)				\
 	do {							\
 		(rec)->ts = bpf_ktime_get_ns();			\
@@ -239,21 +295,26 @@ static __always_inline bool ct_cpu_ok(void)
 	return cpu < CT_MAX_CPUS && ct_cpu_allowed[cpu & (CT_MAX_CPUS - 1)];
 }
 
-/* -p: remember the current thread when it belongs to the process. */
-static __always_inline void ct_learn_current(void)
+/* Add the current thread to @tids when it belongs to process @tgid. */
+static __always_inline void ct_learn_thread(void *tids, __u32 tgid)
 {
-	__u64 pid_tgid;
-	__u32 tid;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
 	__u8 one = 1;
 
-	if (!ct_filter_tgid)
+	if ((__u32)(pid_tgid >> 32) != tgid)
 		return;
-	pid_tgid = bpf_get_current_pid_tgid();
-	if ((__u32)(pid_tgid >> 32) != ct_filter_tgid)
-		return;
-	tid = (__u32)pid_tgid;
-	if (!bpf_map_lookup_elem(&ct_tids, &tid))
-		bpf_map_update_elem(&ct_tids, &tid, &one, BPF_ANY);
+	if (!bpf_map_lookup_elem(tids, &tid))
+		bpf_map_update_elem(tids, &tid, &one, BPF_ANY);
+}
+
+/* -p, --trigger-pid: remember the current thread when it is the process's. */
+static __always_inline void ct_learn_current(void)
+{
+	if (ct_filter_tgid)
+		ct_learn_thread(&ct_tids, ct_filter_tgid);
+	if (ct_trig_tgid)
+		ct_learn_thread(&ct_trig_tids, ct_trig_tgid);
 }
 
 static __always_inline bool ct_comm_matches(const char *comm)
@@ -354,6 +415,153 @@ static __always_inline bool ct_want2(__u32 event_type, __u32 tid_a,
 	return false;
 }
 
+/*
+ * A trigger's condition held: one ct_trigger record, unless the cooldown
+ * since the last one has not passed or the maximum has fired.
+ */
+static __always_inline void ct_fire(__u8 kind, __u32 pid, __u32 source,
+				    __u64 value_ns)
+{
+	__u32 zero = 0;
+	struct ct_trigger_state *st = bpf_map_lookup_elem(&ct_trig_state, &zero);
+	void *ring = ct_ring_for_cpu();
+	struct ct_trigger *rec;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!st || !ring)
+		return;
+	if ((ct_trig_max && st->fired >= ct_trig_max) || now < st->next_ns) {
+		__sync_fetch_and_add(&st->held_back, 1);
+		return;
+	}
+	st->next_ns = now + ct_trig_cooldown_ns;
+	rec = bpf_ringbuf_reserve(ring, sizeof(*rec), 0);
+	if (!rec) {
+		__sync_fetch_and_add(&st->lost, 1);
+		st->next_ns = 0;	/* the next time it holds may tell */
+		return;
+	}
+	__sync_fetch_and_add(&st->fired, 1);
+	rec->ts = now;
+	rec->type = CT_REC_TRIGGER;
+	rec->flags = 0;
+	rec->cpu = bpf_get_smp_processor_id();
+	rec->pid = pid;
+	rec->kind = kind;
+	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
+	rec->source = source;
+	rec->reserved2 = 0;
+	rec->value_ns = value_ns;
+	/* rare, and user space has a window to keep: wake it now */
+	bpf_ringbuf_submit(rec, BPF_RB_FORCE_WAKEUP);
+}
+
+/* --trigger-pid/--trigger-tid: is @tid a task whose delays are watched? */
+static __always_inline bool ct_trig_task_ok(__u32 tid)
+{
+	if (ct_trig_tid && tid != ct_trig_tid)
+		return false;
+	if (ct_trig_tgid && !bpf_map_lookup_elem(&ct_trig_tids, &tid))
+		return false;
+	return true;
+}
+
+/*
+ * The times triggers measure are the records' own (the @now passed in),
+ * so that a snapshot shows the trigger's figure to the nanosecond; a
+ * record the ring had no room for takes the clock here.
+ */
+static __always_inline __u64 ct_trig_now(void)
+{
+	return ct_trig_delay_ns || ct_trig_irq_ns ? bpf_ktime_get_ns() : 0;
+}
+
+/* @tid became runnable (woken, or preempted while it could run) */
+static __always_inline void ct_trig_runnable(__u32 tid, __u64 now)
+{
+	if (!ct_trig_delay_ns || !tid || !ct_trig_task_ok(tid))
+		return;
+	bpf_map_update_elem(&ct_runnable, &tid, &now, BPF_ANY);
+}
+
+/* @tid runs: how long since it became runnable? */
+static __always_inline void ct_trig_switch_in(__u32 tid, __u64 now)
+{
+	__u64 *since, delay;
+
+	if (!ct_trig_delay_ns)
+		return;
+	since = bpf_map_lookup_elem(&ct_runnable, &tid);
+	if (!since)
+		return;
+	delay = now - *since;
+	bpf_map_delete_elem(&ct_runnable, &tid);
+	if (delay >= ct_trig_delay_ns)
+		ct_fire(CT_TRIG_DELAY, tid, 0, delay);
+}
+
+/* An interrupt (@slot 0) or softirq (1) begins on this CPU */
+static __always_inline void ct_trig_enter(__u32 slot, __u32 source, __u64 now)
+{
+	struct ct_irq_start *start;
+
+	if (!ct_trig_irq_ns)
+		return;
+	start = bpf_map_lookup_elem(&ct_irq_start, &slot);
+	if (!start)
+		return;
+	start->ts = now;
+	start->source = source;
+}
+
+/* ... and ends: did it run longer than the threshold? */
+static __always_inline void ct_trig_leave(__u32 slot, __u8 kind, __u64 now)
+{
+	struct ct_irq_start *start;
+	__u64 ran;
+
+	if (!ct_trig_irq_ns)
+		return;
+	start = bpf_map_lookup_elem(&ct_irq_start, &slot);
+	if (!start || !start->ts)
+		return;
+	ran = now - start->ts;
+	start->ts = 0;
+	if (ran >= ct_trig_irq_ns)
+		ct_fire(kind, ct_current_tid(), start->source, ran);
+}
+
+/* --trigger-exec: the current task's new name is the one asked for */
+static __always_inline bool ct_exec_matches(void)
+{
+	char name[CT_COMM_LEN];
+	__u32 i;
+
+	bpf_get_current_comm(name, sizeof(name));
+#pragma unroll
+	for (i = 0; i < CT_COMM_LEN; i++) {
+		if (i >= ct_trig_exec_len)
+			break;
+		if (name[i] != ct_trig_exec_comm[i])
+			return false;
+	}
+	return ct_trig_exec_len >= CT_COMM_LEN ||
+	       name[ct_trig_exec_len & (CT_COMM_LEN - 1)] == '\0';
+}
+
+/* A switch: prev may still run (preempted), next's wait ends */
+static __always_inline void
+ct_trig_switch_delays(struct trace_event_raw_sched_switch *ctx, __u32 prev_pid,
+		      __u32 next_pid, __u64 now)
+{
+	if (!ct_trig_delay_ns)
+		return;
+	/* state bits 0..7 clear: R, runnable (bit 8: preempted) */
+	if (!(ctx->prev_state & 0xff))
+		ct_trig_runnable(prev_pid, now);
+	ct_trig_switch_in(next_pid, now);
+}
+
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 {
@@ -361,6 +569,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	__u32 prev_pid = ctx->prev_pid;
 	__u32 next_pid = ctx->next_pid;
 	struct ct_sched_switch *rec;
+	__u64 now;
 
 	if (!ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm, next_pid,
 		      ctx->next_comm))
@@ -371,6 +580,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_SWITCH);
+		ct_trig_switch_delays(ctx, prev_pid, next_pid, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_SWITCH);
@@ -381,7 +591,9 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	rec->prev_state = (__u16)ctx->prev_state;
 	rec->prev_prio = (__u8)ctx->prev_prio;
 	rec->next_prio = (__u8)ctx->next_prio;
+	now = rec->ts;
 	ct_submit(rec);
+	ct_trig_switch_delays(ctx, prev_pid, next_pid, now);
 	return 0;
 }
 
@@ -390,6 +602,7 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 {
 	__u32 pid = ctx->pid;
 	struct ct_wakeup *rec;
+	__u64 now;
 
 	if (!ct_want(event_type, pid, ctx->comm))
 		return 0;
@@ -397,6 +610,8 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 	rec = ct_reserve(event_type, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(event_type);
+		if (event_type != CT_EV_SCHED_WAKING)
+			ct_trig_runnable(pid, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, event_type);
@@ -404,7 +619,10 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 	rec->target_cpu = (__u16)ctx->target_cpu;
 	rec->prio = (__u8)ctx->prio;
 	rec->reserved = 0;
+	now = rec->ts;
 	ct_submit(rec);
+	if (event_type != CT_EV_SCHED_WAKING)
+		ct_trig_runnable(pid, now);
 	return 0;
 }
 
@@ -489,6 +707,8 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXEC, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_EXEC);
+		if (ct_trig_exec_len && ct_exec_matches())
+			ct_fire(CT_TRIG_EXEC, pid, 0, 0);
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXEC);
@@ -499,6 +719,8 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 				      (void *)ctx + (loc & 0xffff)) < 0)
 		rec->filename[0] = '\0';
 	ct_submit(rec);
+	if (ct_trig_exec_len && ct_exec_matches())
+		ct_fire(CT_TRIG_EXEC, pid, 0, 0);
 	return 0;
 }
 
@@ -627,11 +849,13 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_ENTRY);
+		ct_trig_enter(0, irq, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_ENTRY);
 	rec->irq = irq;
 	rec->ret = 0;
+	ct_trig_enter(0, irq, rec->ts);
 	ct_submit(rec);
 	return 0;
 }
@@ -640,36 +864,53 @@ SEC("tp/irq/irq_handler_exit")
 int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 {
 	struct ct_irq *rec;
+	__u64 now;
 
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_EXIT);
+		ct_trig_leave(0, CT_TRIG_IRQ, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_EXIT);
 	rec->irq = ctx->irq;
 	rec->ret = ctx->ret;
+	now = rec->ts;
 	ct_submit(rec);
+	ct_trig_leave(0, CT_TRIG_IRQ, now);
 	return 0;
+}
+
+/* A softirq's entry or exit, for --trigger-irq */
+static __always_inline void ct_trig_softirq(__u32 event_type, __u32 vec, __u64 now)
+{
+	if (event_type == CT_EV_SOFTIRQ_ENTRY)
+		ct_trig_enter(1, vec, now);
+	else
+		ct_trig_leave(1, CT_TRIG_SOFTIRQ, now);
 }
 
 static __always_inline int ct_emit_softirq(__u32 event_type,
 					   struct trace_event_raw_softirq *ctx)
 {
 	struct ct_softirq *rec;
+	__u64 now;
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(event_type);
+		ct_trig_softirq(event_type, ctx->vec, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, event_type);
 	rec->vec = ctx->vec;
+	now = rec->ts;
 	ct_submit(rec);
+	ct_trig_softirq(event_type, ctx->vec, now);
 	return 0;
 }
 

@@ -73,6 +73,22 @@ static void ct_record_usage(FILE *out)
 	      "      --max-chunks N       keep the newest N chunks, removing the oldest\n"
 	      "                           (default: keep all)\n"
 	      "\n"
+	      "triggers (with --flight-recorder; decided in the kernel, each takes a\n"
+	      "snapshot; their events are traced whatever -e says):\n"
+	      "      --trigger-delay TIME a task waited longer than TIME (e.g. 20ms)\n"
+	      "                           from its wakeup or preemption to running\n"
+	      "      --trigger-pid PID    ... only a thread of process PID\n"
+	      "      --trigger-tid TID    ... only thread TID\n"
+	      "      --trigger-irq TIME   an interrupt or softirq ran longer than TIME\n"
+	      "      --trigger-exec NAME  a program named NAME (1-15 chars) was exec'd\n"
+	      "      --trigger-before SECONDS  keep SECONDS before the trigger in its\n"
+	      "                           snapshot (default: all the recorder holds)\n"
+	      "      --trigger-after SECONDS   go on recording SECONDS after it before\n"
+	      "                           the snapshot is written (default 1, 0: none)\n"
+	      "      --trigger-cooldown SECONDS  no trigger sooner than SECONDS after\n"
+	      "                           the last (default 10)\n"
+	      "      --trigger-max N      at most N triggers (default 10, 0: no limit)\n"
+	      "\n"
 	      "  -f, --format FORMAT      text (default) or json, one object per line\n"
 	      "  -b, --buffer-size SIZE   ring buffer size, e.g. 256K, 16M (default 4M;\n"
 	      "                           rounded up to a power of two)\n"
@@ -138,6 +154,8 @@ int ct_parse_seconds(const char *arg, double *seconds)
 		return -EINVAL;
 	if (!strcmp(end, "ms"))
 		scale = 0.001;
+	else if (!strcmp(end, "us"))
+		scale = 0.000001;
 	else if (!strcmp(end, "m"))
 		scale = 60.0;
 	else if (*end && strcmp(end, "s"))
@@ -424,7 +442,86 @@ enum {
 	CT_OPT_CHUNK_SIZE,
 	CT_OPT_CHUNK_TIME,
 	CT_OPT_MAX_CHUNKS,
+	CT_OPT_TRIG_DELAY,
+	CT_OPT_TRIG_PID,
+	CT_OPT_TRIG_TID,
+	CT_OPT_TRIG_IRQ,
+	CT_OPT_TRIG_EXEC,
+	CT_OPT_TRIG_BEFORE,
+	CT_OPT_TRIG_AFTER,
+	CT_OPT_TRIG_COOLDOWN,
+	CT_OPT_TRIG_MAX,
 };
+
+/* --trigger-delay, --trigger-irq: a time from 1 us to 1 h, in ns */
+static int ct_trigger_time(const char *arg, uint64_t *ns, FILE *err,
+			   const char *what)
+{
+	double seconds;
+
+	if (!ct_parse_seconds(arg, &seconds) && seconds >= 1e-6 &&
+	    seconds <= 3600.0) {
+		*ns = (uint64_t)(seconds * 1e9 + 0.5);
+		return 0;
+	}
+	fprintf(err, "coretrace record: invalid %s '%s' (want a time from 1us to 1h, e.g. 20ms, 0.5)\n",
+		what, arg);
+	return -1;
+}
+
+/* --trigger-before/-after/-cooldown: seconds, 0 allowed */
+static int ct_trigger_seconds(const char *arg, double *seconds, FILE *err,
+			      const char *what)
+{
+	if (!strcmp(arg, "0")) {
+		*seconds = 0;
+		return 0;
+	}
+	if (!ct_parse_seconds(arg, seconds) && *seconds <= 3600.0)
+		return 0;
+	fprintf(err, "coretrace record: invalid %s '%s' (want seconds from 0 to 3600, e.g. 5, 500ms)\n",
+		what, arg);
+	return -1;
+}
+
+/* The --trigger-* options; 0, or -1 after saying why */
+static int ct_trigger_option(int c, struct ct_trigger_opts *t, FILE *err)
+{
+	bool prefix;
+
+	switch (c) {
+	case CT_OPT_TRIG_DELAY:
+		return ct_trigger_time(optarg, &t->delay_ns, err, "trigger delay");
+	case CT_OPT_TRIG_IRQ:
+		return ct_trigger_time(optarg, &t->irq_ns, err, "trigger interrupt time");
+	case CT_OPT_TRIG_PID:
+	case CT_OPT_TRIG_TID:
+		if (!ct_parse_pid(optarg, c == CT_OPT_TRIG_PID ? &t->pid : &t->tid))
+			return 0;
+		fprintf(err, "coretrace record: invalid %s '%s' (want a number from 1 to %d)\n",
+			c == CT_OPT_TRIG_PID ? "trigger pid" : "trigger tid",
+			optarg, CT_PID_MAX);
+		return -1;
+	case CT_OPT_TRIG_EXEC:
+		if (!ct_parse_comm(optarg, t->exec, &t->exec_len, &prefix) && !prefix)
+			return 0;
+		fprintf(err, "coretrace record: invalid program name '%s' (want 1 to 15 characters, as the task is named)\n",
+			optarg);
+		return -1;
+	case CT_OPT_TRIG_BEFORE:
+		return ct_trigger_seconds(optarg, &t->before, err, "time before the trigger");
+	case CT_OPT_TRIG_AFTER:
+		return ct_trigger_seconds(optarg, &t->after, err, "time after the trigger");
+	case CT_OPT_TRIG_COOLDOWN:
+		return ct_trigger_seconds(optarg, &t->cooldown, err, "trigger cooldown");
+	default:
+		if (!ct_parse_count(optarg, &t->max))
+			return 0;
+		fprintf(err, "coretrace record: invalid trigger count '%s' (want a number, 0 for no limit)\n",
+			optarg);
+		return -1;
+	}
+}
 
 #define CT_PART_MIN_BYTES	(256ull << 10)	/* a flight recorder, a chunk */
 #define CT_PART_MAX_BYTES	(1ull << 40)
@@ -527,12 +624,36 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 		fprintf(err, "coretrace %s: invalid chunk count '%s' (want a number from 1)\n",
 			cmd, optarg);
 		return -1;
+	case CT_OPT_TRIG_DELAY ... CT_OPT_TRIG_MAX:
+		return ct_trigger_option(c, &opts->trigger, err);
 	case 'v':
 		opts->verbose++;
 		return 0;
 	default:
 		return -1;
 	}
+}
+
+/* Whether any trigger is asked for */
+bool ct_triggers_on(const struct ct_trigger_opts *t)
+{
+	return t->delay_ns || t->irq_ns || t->exec_len;
+}
+
+/* Triggers take snapshots: they need a flight recorder */
+static int ct_check_triggers(const struct ct_record_opts *opts, FILE *err)
+{
+	const struct ct_trigger_opts *t = &opts->trigger;
+
+	if (ct_triggers_on(t) && !opts->flight_bytes) {
+		fprintf(err, "coretrace record: a trigger takes a snapshot of a flight recorder: add --flight-recorder SIZE and -o DIR\n");
+		return -1;
+	}
+	if ((t->pid || t->tid) && !t->delay_ns) {
+		fprintf(err, "coretrace record: --trigger-pid and --trigger-tid narrow --trigger-delay, which is not given\n");
+		return -1;
+	}
+	return 0;
 }
 
 /* The always-on options go with -o, and one kind at a time */
@@ -552,7 +673,7 @@ static int ct_check_parts(const struct ct_record_opts *opts, FILE *err)
 		fprintf(err, "coretrace record: --max-chunks needs --chunk-size or --chunk-time\n");
 		return -1;
 	}
-	return 0;
+	return ct_check_triggers(opts, err);
 }
 
 int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
@@ -574,6 +695,15 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "chunk-size",	   required_argument, NULL, CT_OPT_CHUNK_SIZE },
 		{ "chunk-time",	   required_argument, NULL, CT_OPT_CHUNK_TIME },
 		{ "max-chunks",	   required_argument, NULL, CT_OPT_MAX_CHUNKS },
+		{ "trigger-delay", required_argument, NULL, CT_OPT_TRIG_DELAY },
+		{ "trigger-pid",   required_argument, NULL, CT_OPT_TRIG_PID },
+		{ "trigger-tid",   required_argument, NULL, CT_OPT_TRIG_TID },
+		{ "trigger-irq",   required_argument, NULL, CT_OPT_TRIG_IRQ },
+		{ "trigger-exec",  required_argument, NULL, CT_OPT_TRIG_EXEC },
+		{ "trigger-before", required_argument, NULL, CT_OPT_TRIG_BEFORE },
+		{ "trigger-after", required_argument, NULL, CT_OPT_TRIG_AFTER },
+		{ "trigger-cooldown", required_argument, NULL, CT_OPT_TRIG_COOLDOWN },
+		{ "trigger-max",   required_argument, NULL, CT_OPT_TRIG_MAX },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
 		{ "help",	   no_argument,	      NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -584,6 +714,9 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
 	opts->format = CT_FORMAT_TEXT;
 	opts->events = ct_all_events();
+	opts->trigger.after = 1.0;
+	opts->trigger.cooldown = 10.0;
+	opts->trigger.max = 10;
 	optind = 0;	/* glibc: rescan from the start, tests parse many times */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:o:vh", longopts,

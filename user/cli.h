@@ -39,11 +39,24 @@ struct ct_record_opts {
 	uint64_t chunk_bytes;	/* --chunk-size: -o rotated into chunks */
 	double chunk_time;	/* --chunk-time, seconds */
 	unsigned int max_chunks;	/* --max-chunks: chunks kept, 0 all */
+	struct ct_trigger_opts {
+		uint64_t delay_ns;	/* --trigger-delay: 0 off */
+		uint32_t pid, tid;	/* --trigger-pid/-tid: its scope */
+		uint64_t irq_ns;	/* --trigger-irq: 0 off */
+		char exec[CT_COMM_LEN];	/* --trigger-exec NAME: "" off */
+		uint32_t exec_len;
+		double before;		/* seconds kept before; 0: all held */
+		double after;		/* seconds recorded after */
+		double cooldown;	/* seconds between two triggers */
+		unsigned int max;	/* triggers in a recording, 0: no limit */
+	} trigger;
 	bool per_cpu_rings;	/* --per-cpu-rings */
 	bool wakeup_always;	/* --wakeup=always */
 	double top_interval;	/* coretrace top: refresh period, 0: record */
 	unsigned int top_rows;	/* coretrace top: rows, 0: what fits */
 };
+
+bool ct_triggers_on(const struct ct_trigger_opts *t);
 
 struct ct_list_opts {
 	int verbose;

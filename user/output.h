@@ -54,10 +54,12 @@ struct ct_output_ops {
 	/* the end: write what is held, say what was written; 0 or -errno (may be NULL) */
 	int (*close)(struct ct_output *out);
 	/*
-	 * Write out what is held (a flight recorder), because of @reason;
-	 * 0, or -EOPNOTSUPP for an output that holds nothing (may be NULL).
+	 * Write out what is held (a flight recorder) from @since_ns on (0:
+	 * all of it), because of @reason; 0, or -EOPNOTSUPP for an output
+	 * that holds nothing (may be NULL).
 	 */
-	int (*snapshot)(struct ct_output *out, const char *reason);
+	int (*snapshot)(struct ct_output *out, const char *reason,
+			uint64_t since_ns);
 	/* learn names from a record before it is fed, not after */
 	bool names_first;
 };
@@ -95,9 +97,11 @@ static inline void ct_output_losses(struct ct_output *out, unsigned int cpu,
 		out->ops->losses(out, cpu, lost);
 }
 
-static inline int ct_output_snapshot(struct ct_output *out, const char *reason)
+static inline int ct_output_snapshot(struct ct_output *out, const char *reason,
+				     uint64_t since_ns)
 {
-	return out->ops->snapshot ? out->ops->snapshot(out, reason) : -EOPNOTSUPP;
+	return out->ops->snapshot ? out->ops->snapshot(out, reason, since_ns) :
+				    -EOPNOTSUPP;
 }
 
 /* A capture reader's record callback (ctf_read.h) feeding the output @out */

@@ -22,6 +22,7 @@
 #include "record.h"
 #include "output.h"
 #include "sys.h"
+#include "trigger.h"
 
 #define CT_POLL_MS		100	/* records wait at most this long */
 #define CT_COMM_CAPACITY	65536
@@ -32,6 +33,8 @@ struct ct_session {
 	struct ct_output *out;		/* lines, the capture or the overview */
 	unsigned long long received[CT_EV_MAX];
 	unsigned long long corrupt;
+	struct ct_trigger_ctl triggers;
+	unsigned long long trigger_records;
 };
 
 static volatile sig_atomic_t ct_stop_requested;
@@ -92,6 +95,13 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	struct ct_session *s = ctx;
 	union ct_record rec;
 
+	if (len >= sizeof(struct ct_trigger) &&
+	    ((const struct ct_hdr *)data)->type == CT_REC_TRIGGER) {
+		/* a message to the recorder, not a record of the trace */
+		s->trigger_records++;
+		ct_trigger_seen(&s->triggers, data, &s->names);
+		return 0;
+	}
 	if (ct_decode(data, len, &rec)) {
 		s->corrupt++;
 		return 0;
@@ -139,10 +149,13 @@ static void ct_scan_proc_comms(struct ct_comm_cache *comms)
 	closedir(proc);
 }
 
-/* -p: the threads the process has now; BPF learns later ones itself. */
-static int ct_seed_tids(struct coretrace_bpf *skel, uint32_t pid)
+/*
+ * -p, --trigger-pid: the threads the process has now, into @map; BPF
+ * learns later ones itself.
+ */
+static int ct_seed_tids(struct bpf_map *map, uint32_t pid)
 {
-	int fd = bpf_map__fd(skel->maps.ct_tids);
+	int fd = bpf_map__fd(map);
 	struct dirent *te;
 	char path[64];
 	__u8 one = 1;
@@ -168,11 +181,29 @@ static int ct_seed_tids(struct coretrace_bpf *skel, uint32_t pid)
 	return n ? 0 : -ESRCH;
 }
 
+/* The events a trigger watches: traced whatever -e says */
+static uint64_t ct_trigger_events(const struct ct_trigger_opts *t)
+{
+	uint64_t mask = 0;
+
+	if (t->delay_ns)
+		mask |= 1ull << CT_EV_SCHED_SWITCH | 1ull << CT_EV_SCHED_WAKEUP |
+			1ull << CT_EV_SCHED_WAKEUP_NEW;
+	if (t->irq_ns)
+		mask |= 1ull << CT_EV_IRQ_HANDLER_ENTRY |
+			1ull << CT_EV_IRQ_HANDLER_EXIT |
+			1ull << CT_EV_SOFTIRQ_ENTRY | 1ull << CT_EV_SOFTIRQ_EXIT;
+	if (t->exec_len)
+		mask |= 1ull << CT_EV_SCHED_PROCESS_EXEC;
+	return mask;
+}
+
 /* Attach the selected events the kernel has; warn about the others. */
 static int ct_select_programs(struct coretrace_bpf *skel,
 			      const struct ct_record_opts *opts)
 {
 	const char *events = ct_tracefs_events();
+	uint64_t wanted = opts->events | ct_trigger_events(&opts->trigger);
 	char prog_name[64];
 	bool selected, exists;
 	int i, enabled = 0;
@@ -191,7 +222,7 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		prog = bpf_object__find_program_by_name(skel->obj, prog_name);
 		if (!prog)
 			continue;
-		selected = opts->events & (1ull << i);
+		selected = wanted & (1ull << i);
 		exists = ct_tracepoint_exists(events, desc->tp_category,
 					      desc->tp_name);
 		if (i == CT_EV_TASK_RENAME && exists) {
@@ -223,6 +254,19 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 	return 0;
 }
 
+static void ct_configure_triggers(struct coretrace_bpf__rodata *ro,
+				  const struct ct_trigger_opts *t)
+{
+	ro->ct_trig_delay_ns = t->delay_ns;
+	ro->ct_trig_tgid = t->pid;
+	ro->ct_trig_tid = t->tid;
+	ro->ct_trig_irq_ns = t->irq_ns;
+	ro->ct_trig_exec_len = t->exec_len;
+	memcpy((char *)ro->ct_trig_exec_comm, t->exec, CT_COMM_LEN);
+	ro->ct_trig_cooldown_ns = (__u64)(t->cooldown * 1e9);
+	ro->ct_trig_max = t->max;
+}
+
 /* Filters and ring layout go into .rodata before the object is loaded. */
 static int ct_configure(struct coretrace_bpf *skel,
 			const struct ct_record_opts *opts)
@@ -242,6 +286,7 @@ static int ct_configure(struct coretrace_bpf *skel,
 	ro->ct_wakeup_always = opts->wakeup_always;
 	ro->ct_wakeup_bytes = opts->buffer_size / 4;
 	ro->ct_per_cpu_rings = opts->per_cpu_rings;
+	ct_configure_triggers(ro, &opts->trigger);
 
 	if (ncpus <= 0)
 		return -EINVAL;
@@ -307,7 +352,9 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 			ct_explain_load_failure(skel, err);
 	}
 	if (!err && opts->pid)
-		err = ct_seed_tids(skel, opts->pid);
+		err = ct_seed_tids(skel->maps.ct_tids, opts->pid);
+	if (!err && opts->trigger.pid)
+		err = ct_seed_tids(skel->maps.ct_trig_tids, opts->trigger.pid);
 	if (err) {
 		coretrace_bpf__destroy(skel);
 		return err;
@@ -522,10 +569,25 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 			expected, received);
 }
 
+/* What the triggers did, BPF's counts beside user space's */
+static void ct_print_triggers(struct coretrace_bpf *skel,
+			      const struct ct_session *s)
+{
+	struct ct_trigger_state st = { 0, 0, 0, 0 };
+	const struct ct_trigger_ctl *t = &s->triggers;
+	__u32 zero = 0;
+
+	bpf_map_lookup_elem(bpf_map__fd(skel->maps.ct_trig_state), &zero, &st);
+	fprintf(stderr, "coretrace: triggers: %llu fired in BPF (%llu more held back by the cooldown or the maximum, %llu lost to a full ring), %llu received; %u snapshot%s taken, %u inside a snapshot's window, %u refused\n",
+		(unsigned long long)st.fired, (unsigned long long)st.held_back,
+		(unsigned long long)st.lost, s->trigger_records, t->taken,
+		t->taken == 1 ? "" : "s", t->merged, t->refused);
+}
+
 static void ct_take_snapshot(struct ct_session *s, const char *reason)
 {
 	static bool said;
-	int err = ct_output_snapshot(s->out, reason);
+	int err = ct_output_snapshot(s->out, reason, 0);
 
 	if (err == -EOPNOTSUPP && !said)
 		fprintf(stderr, "coretrace: %s asks for a snapshot, which only a flight recorder (--flight-recorder) takes; ignored\n",
@@ -563,6 +625,7 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 			ct_snapshot_requested = 0;
 			ct_take_snapshot(s, "SIGUSR1");
 		}
+		ct_trigger_poll(&s->triggers, s->out, ct_mono_ns(), false);
 		now = ct_now();
 		if (opts->verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
@@ -622,6 +685,7 @@ static int ct_session_init(struct ct_session *s,
 
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
+	ct_trigger_init(&s->triggers, &opts->trigger);
 	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
 	if (ct_needs_ksyms(opts)) {
@@ -746,12 +810,16 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	quiet = false;
 	if (s->out) {
 		ct_update_discarded(skel, s);
+		/* a trigger whose window after is cut by the end */
+		ct_trigger_poll(&s->triggers, s->out, 0, true);
 		if (ct_output_close(s->out, &quiet) && !err)
 			err = -EIO;
 		s->out = NULL;
 	}
 	if (!quiet)
 		ct_print_summary(skel, s);
+	if (!quiet && ct_triggers_on(&s->opts->trigger))
+		ct_print_triggers(skel, s);
 	ring_buffer__free(rb);
 	return err;
 }

@@ -131,12 +131,10 @@ static void ct_parts_closed(void *ctx, const char *name, uint64_t bytes, int err
 		return;
 	}
 	p->bytes_written += bytes;
-	if (ct_part_index(name, "snapshot")) {
+	if (ct_part_index(name, "snapshot"))
 		p->snapshots++;
-		fprintf(stderr, "coretrace: snapshot written: %s/%s (%llu bytes)\n",
-			p->opts.dir, name, (unsigned long long)bytes);
-	} else if (p->opts.verbose) {
-		fprintf(stderr, "coretrace: chunk written: %s/%s (%llu bytes)\n",
+	if (p->opts.verbose) {
+		fprintf(stderr, "coretrace: written whole: %s/%s (%llu bytes)\n",
 			p->opts.dir, name, (unsigned long long)bytes);
 	}
 }
@@ -164,6 +162,7 @@ static void ct_flight_dropped(void *ctx, unsigned int cpu, const void *data,
 /* What a snapshot holds, found in a first pass over the ring */
 struct ct_snap {
 	struct ct_parts *p;
+	uint64_t since;			/* packets ending before it are left out */
 	uint64_t *base;			/* per CPU: losses before the snapshot */
 	bool *seen;
 	uint64_t begin, end, records, packets;
@@ -179,6 +178,8 @@ static int ct_snap_measure(void *ctx, unsigned int cpu, uint64_t records,
 
 	(void)cpu;
 	(void)len;
+	if (end < sn->since)
+		return 0;
 	if (!sn->packets || begin < sn->begin)
 		sn->begin = begin;
 	if (end > sn->end)
@@ -196,6 +197,12 @@ static int ct_snap_emit(void *ctx, unsigned int cpu, uint64_t records,
 	(void)records;
 	if (cpu >= (unsigned int)sn->p->ncpus)
 		return 0;
+	if (ct_ctf_packet_u64(data, CT_CTF_TS_END) < sn->since) {
+		/* before the window: its losses are not the snapshot's */
+		sn->base[cpu] = ct_ctf_packet_u64(data, CT_CTF_DISCARDED);
+		sn->seen[cpu] = true;
+		return 0;
+	}
 	if (!sn->seen[cpu]) {
 		/* losses up to the packet before this CPU's first one are not the snapshot's */
 		sn->seen[cpu] = true;
@@ -204,11 +211,12 @@ static int ct_snap_emit(void *ctx, unsigned int cpu, uint64_t records,
 	return ct_ctf_emit(&sn->p->ctf, cpu, data, len, sn->base[cpu]);
 }
 
-static int ct_flight_snapshot(struct ct_output *out, const char *reason)
+static int ct_flight_snapshot(struct ct_output *out, const char *reason,
+			      uint64_t since_ns)
 {
 	struct ct_parts *p = (struct ct_parts *)out;
 	struct ct_ctf_part part = { "snapshot", reason, 0, 0, 0, 0, 0 };
-	struct ct_snap sn = { p, NULL, NULL, 0, 0, 0, 0, 0 };
+	struct ct_snap sn = { p, since_ns, NULL, NULL, 0, 0, 0, 0, 0 };
 	char name[64];
 	long n;
 	int err;
@@ -219,6 +227,8 @@ static int ct_flight_snapshot(struct ct_output *out, const char *reason)
 	if (!p->ring.count)
 		return err ? err : -ENODATA;
 	ct_pktring_for_each(&p->ring, ct_snap_measure, &sn);
+	if (!sn.packets)
+		return err ? err : -ENODATA;
 	sn.base = calloc((size_t)p->ncpus, sizeof(*sn.base));
 	sn.seen = calloc((size_t)p->ncpus, sizeof(*sn.seen));
 	if (!sn.base || !sn.seen)
@@ -411,7 +421,7 @@ static int ct_parts_close(struct ct_output *out)
 	int err = 0;
 
 	if (p->ring.buf && !p->failed)
-		err = ct_flight_snapshot(out, "end of recording");
+		err = ct_flight_snapshot(out, "end of recording", 0);
 	if (err == -ENODATA)
 		err = 0;
 	if (!p->ring.buf)

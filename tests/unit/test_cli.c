@@ -28,6 +28,8 @@ static void test_seconds(void)
 	CT_CHECK(s > 0.1999 && s < 0.2001);
 	CT_CHECK_INT(ct_parse_seconds("3m", &s), 0);
 	CT_CHECK(s == 180.0);
+	CT_CHECK_INT(ct_parse_seconds("250us", &s), 0);
+	CT_CHECK(s > 0.000249 && s < 0.000251);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		s = -7;
 		CT_CHECK(ct_parse_seconds(bad[i], &s) != 0);
@@ -142,6 +144,77 @@ static void test_record_args(void)
 	/* the parser can be run again after an error */
 	CT_CHECK_INT(parse(&o, err, sizeof(err), "-d", "1", NULL), CT_PARSE_OK);
 	CT_CHECK(o.duration == 1.0);
+}
+
+/* --flight-recorder, the chunk options and the triggers */
+static void test_always_on_args(void)
+{
+	static const struct {
+		const char *args[6];
+		const char *said;
+	} bad[] = {
+		{ { "--flight-recorder", "64M" }, "need -o DIR" },
+		{ { "-o", "d", "--flight-recorder", "100K" }, "invalid flight recorder size '100K' (want 256K to 1T" },
+		{ { "-o", "d", "--flight-recorder", "2T" }, "invalid flight recorder size" },
+		{ { "-o", "d", "--chunk-size", "junk" }, "invalid chunk size 'junk'" },
+		{ { "-o", "d", "--chunk-time", "0" }, "invalid chunk time '0'" },
+		{ { "-o", "d", "--max-chunks", "3" }, "--max-chunks needs --chunk-size or --chunk-time" },
+		{ { "-o", "d", "--chunk-size", "1M", "--max-chunks", "0" }, "invalid chunk count '0'" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--chunk-size", "1M" }, "it does not take the chunk options" },
+		{ { "--trigger-delay", "5ms" }, "a trigger takes a snapshot of a flight recorder" },
+		{ { "-o", "d", "--chunk-size", "1M", "--trigger-exec", "x" }, "a trigger takes a snapshot of a flight recorder" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-pid", "5" }, "--trigger-pid and --trigger-tid narrow --trigger-delay" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-delay", "0.5us" }, "invalid trigger delay '0.5us' (want a time from 1us to 1h" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-irq", "2h" }, "invalid trigger interrupt time '2h'" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-exec", "sh*" }, "invalid program name 'sh*'" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-exec", "a-name-of-16-chr" }, "invalid program name" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-after", "-1" }, "invalid time after the trigger '-1'" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-max", "x" }, "invalid trigger count 'x'" },
+		{ { "-o", "d", "--flight-recorder", "1M", "--trigger-tid", "0" }, "invalid trigger tid '0'" },
+	};
+	struct ct_record_opts o;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *const *a = bad[i].args;
+
+		CT_CHECK_INT(parse(&o, err, sizeof(err), a[0], a[1], a[2], a[3],
+				   a[4], a[5], NULL), CT_PARSE_ERROR);
+		ct_check_report(strstr(err, bad[i].said) != NULL, __FILE__, __LINE__,
+				bad[i].said, err);
+		/* one sentence */
+		CT_CHECK(strchr(err, '\n') == err + strlen(err) - 1);
+	}
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-o", "d", "--flight-recorder",
+			   "64M", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.flight_bytes, 64ull << 20);
+	/* the triggers' defaults */
+	CT_CHECK(!ct_triggers_on(&o.trigger));
+	CT_CHECK(o.trigger.after == 1.0 && o.trigger.cooldown == 10.0);
+	CT_CHECK_INT(o.trigger.max, 10);
+	CT_CHECK(o.trigger.before == 0);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-o", "d", "--flight-recorder",
+			   "1M", "--trigger-delay=20ms", "--trigger-pid=42",
+			   "--trigger-irq=250us", "--trigger-exec=ct-target",
+			   "--trigger-before=5", "--trigger-after=0",
+			   "--trigger-cooldown=2m", "--trigger-max=0", NULL),
+		     CT_PARSE_OK);
+	CT_CHECK(ct_triggers_on(&o.trigger));
+	CT_CHECK_INT(o.trigger.delay_ns, 20000000);
+	CT_CHECK_INT(o.trigger.pid, 42);
+	CT_CHECK_INT(o.trigger.irq_ns, 250000);
+	CT_CHECK_STR(o.trigger.exec, "ct-target");
+	CT_CHECK_INT(o.trigger.exec_len, 9);
+	CT_CHECK(o.trigger.before == 5.0 && o.trigger.after == 0);
+	CT_CHECK(o.trigger.cooldown == 120.0);
+	CT_CHECK_INT(o.trigger.max, 0);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-o", "d", "--chunk-size", "256K",
+			   "--chunk-time", "10m", "--max-chunks", "3", NULL),
+		     CT_PARSE_OK);
+	CT_CHECK_INT(o.chunk_bytes, 256 << 10);
+	CT_CHECK(o.chunk_time == 600.0);
+	CT_CHECK_INT(o.max_chunks, 3);
 }
 
 static void test_events_arg(void)
@@ -463,6 +536,7 @@ void test_cli(void)
 	test_seconds();
 	test_sizes();
 	test_record_args();
+	test_always_on_args();
 	test_report_args();
 	test_view_args();
 }

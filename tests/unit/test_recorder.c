@@ -14,6 +14,7 @@
 #include "ct_test.h"
 #include "ctf_read.h"
 #include "output.h"
+#include "trigger.h"
 
 struct tally {
 	unsigned long long records, comms, switches;
@@ -147,16 +148,23 @@ static void test_flight(void)
 	CT_CHECK_INT(err, 0);
 	if (!out)
 		return;
-	CT_CHECK_INT(ct_output_snapshot(out, "empty"), -ENODATA);
+	CT_CHECK_INT(ct_output_snapshot(out, "empty", 0), -ENODATA);
 	r = rec_comm(43, "ct-next", 1000);
 	ct_output_feed(out, &r);
 	fed++;
 	/* about 5 MB of events into 256 KB: most are overwritten */
 	ts = feed_switches(out, 2000, 300000);
 	fed += 300000;
-	CT_CHECK_INT(ct_output_snapshot(out, "test"), 0);
+	CT_CHECK_INT(ct_output_snapshot(out, "test", 0), 0);
 	ts = feed_switches(out, ts, 1000);
 	fed += 1000;
+	/*
+	 * the last 4 ms only: 4000 switches, and the rest of the packet of
+	 * each CPU that holds the first of them (64 KiB: under 2700 switches)
+	 */
+	CT_CHECK_INT(ct_output_snapshot(out, "window", ts - 4000 * 1000), 0);
+	/* nothing after a time past the end */
+	CT_CHECK_INT(ct_output_snapshot(out, "future", ts + 1000000), -ENODATA);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 
 	snprintf(part, sizeof(part), "%s/snapshot-000001", dir);
@@ -173,11 +181,21 @@ static void test_flight(void)
 		     2000 + 299999ll * 1000);
 
 	snprintf(part, sizeof(part), "%s/snapshot-000002", dir);
+	CT_CHECK_INT(read_part(part, &t1), 0);
+	CT_CHECK(t1.switches >= 4000 && t1.switches < 4000 + 2 * 2700);
+	CT_CHECK(t1.first_ts <= ts - 4000 * 1000);
+	CT_CHECK(t1.first_ts > ts - (4000 + 2 * 2700) * 1000);
+	CT_CHECK_INT(t1.last_ts, ts - 1000);
+	CT_CHECK_INT(t1.named_43, 1);
+
+	snprintf(part, sizeof(part), "%s/snapshot-000003", dir);
 	CT_CHECK_INT(read_part(part, &t2), 0);
 	CT_CHECK_INT(t2.last_ts, ts - 1000);
 	over = metadata_number(part, "coretrace_overwritten_records");
 	CT_CHECK_INT((long long)t2.records - 1 + over, (long long)fed);
-	snprintf(part, sizeof(part), "%s/.snapshot-000002.partial", dir);
+	snprintf(part, sizeof(part), "%s/snapshot-000004", dir);
+	CT_CHECK(access(part, F_OK) != 0);	/* "future" wrote nothing */
+	snprintf(part, sizeof(part), "%s/.snapshot-000003.partial", dir);
 	CT_CHECK(access(part, F_OK) != 0);	/* renamed once whole */
 	rm_tree(dir);
 	ct_names_free(&names);
@@ -388,7 +406,7 @@ static void test_part_metadata(void)
 	if (!out)
 		return;
 	feed_switches(out, 2000, 3000);
-	CT_CHECK_INT(ct_output_snapshot(out, "SIGUSR1"), 0);
+	CT_CHECK_INT(ct_output_snapshot(out, "SIGUSR1", 0), 0);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	snprintf(path, sizeof(path), "%s/snapshot-000001", dir);
 	CT_CHECK_INT(ct_ctf_reader_open(&reader, path), 0);
@@ -411,8 +429,123 @@ static void test_part_metadata(void)
 	ct_names_free(&names);
 }
 
+/* An output that only counts the snapshots asked of it */
+struct snap_spy {
+	struct ct_output out;
+	int calls;
+	char reason[256];
+	uint64_t since;
+};
+
+static int spy_snapshot(struct ct_output *out, const char *reason,
+			uint64_t since_ns)
+{
+	struct snap_spy *spy = (struct snap_spy *)out;
+
+	spy->calls++;
+	snprintf(spy->reason, sizeof(spy->reason), "%s", reason);
+	spy->since = since_ns;
+	return 0;
+}
+
+static int spy_feed(struct ct_output *out, const union ct_record *rec)
+{
+	(void)out;
+	(void)rec;
+	return 0;
+}
+
+static struct ct_trigger trig(uint8_t kind, uint64_t ts, uint32_t pid,
+			      uint32_t source, uint64_t value_ns)
+{
+	struct ct_trigger t;
+
+	memset(&t, 0, sizeof(t));
+	t.type = CT_REC_TRIGGER;
+	t.ts = ts;
+	t.cpu = 1;
+	t.kind = kind;
+	t.pid = pid;
+	t.source = source;
+	t.value_ns = value_ns;
+	return t;
+}
+
+/* What a trigger says, when its snapshot is taken, what is held back */
+static void test_trigger_ctl(void)
+{
+	static const struct ct_output_ops spy_ops = {
+		.feed = spy_feed, .snapshot = spy_snapshot,
+	};
+	struct ct_trigger_opts o = { .before = 2, .after = 0.5, .cooldown = 10, .max = 2 };
+	struct snap_spy spy;
+	struct ct_trigger_ctl ctl;
+	struct ct_names names;
+	struct ct_trigger t;
+	char buf[192];
+	const uint64_t s = 1000000000ull;
+
+	memset(&spy, 0, sizeof(spy));
+	spy.out.ops = &spy_ops;
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	ct_comm_cache_set(&names.comms, 42, "bad\"na\\me\x1b");
+	ct_irq_names_set(&names.irqs, 11, "virtio0");
+	t = trig(CT_TRIG_DELAY, 100 * s, 42, 0, 105301000);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "sched delay: tid 42 (bad?na?me?) waited 105.301 ms to run on CPU 1");
+	t = trig(CT_TRIG_IRQ, 1, 0, 11, 2100000);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "irq: irq 11 (virtio0) ran 2.100 ms on CPU 1");
+	t = trig(CT_TRIG_IRQ, 1, 0, 12, 2100000);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "irq: irq 12 (?) ran 2.100 ms on CPU 1");
+	t = trig(CT_TRIG_SOFTIRQ, 1, 0, 3, 1500000);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "softirq: NET_RX ran 1.500 ms on CPU 1");
+	t = trig(CT_TRIG_SOFTIRQ, 1, 0, 99, 1500000);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "softirq: ? ran 1.500 ms on CPU 1");
+	t = trig(CT_TRIG_EXEC, 1, 7, 0, 0);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "exec: ? by tid 7 on CPU 1");
+	t = trig(200, 1, 7, 0, 0);
+	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+		     "trigger of unknown kind 200");
+
+	ct_trigger_init(&ctl, &o);
+	t = trig(CT_TRIG_DELAY, 100 * s, 42, 0, 105301000);
+	ct_trigger_seen(&ctl, &t, &names);
+	/* not before its window after has passed */
+	CT_CHECK_INT(ct_trigger_poll(&ctl, &spy.out, 100 * s + s / 4, false), 0);
+	CT_CHECK_INT(spy.calls, 0);
+	/* a second one inside the window is part of it */
+	t = trig(CT_TRIG_DELAY, 100 * s + s / 10, 42, 0, 200000000);
+	ct_trigger_seen(&ctl, &t, &names);
+	CT_CHECK_INT(ct_trigger_poll(&ctl, &spy.out, 100 * s + s / 2, false), 0);
+	CT_CHECK_INT(spy.calls, 1);
+	CT_CHECK_INT(spy.since, 98 * s);
+	CT_CHECK(strncmp(spy.reason, "trigger sched delay: tid 42", 27) == 0);
+	CT_CHECK_INT(ctl.merged, 1);
+	/* inside the cooldown: refused; after it: taken; past the maximum: refused */
+	t = trig(CT_TRIG_EXEC, 105 * s, 7, 0, 0);
+	ct_trigger_seen(&ctl, &t, &names);
+	CT_CHECK_INT(ctl.refused, 1);
+	t = trig(CT_TRIG_EXEC, 111 * s, 7, 0, 0);
+	ct_trigger_seen(&ctl, &t, &names);
+	CT_CHECK_INT(ct_trigger_poll(&ctl, &spy.out, 0, true), 0);
+	CT_CHECK_INT(spy.calls, 2);
+	t = trig(CT_TRIG_EXEC, 130 * s, 7, 0, 0);
+	ct_trigger_seen(&ctl, &t, &names);
+	CT_CHECK_INT(ctl.refused, 2);
+	CT_CHECK_INT(ctl.taken, 2);
+	CT_CHECK_INT(ct_trigger_poll(&ctl, &spy.out, 200 * s, false), 0);
+	CT_CHECK_INT(spy.calls, 2);
+	ct_names_free(&names);
+}
+
 void test_recorder(void)
 {
+	test_trigger_ctl();
 	test_flight();
 	test_chunks();
 	test_rotated_read();

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Read the parts of always-on recordings sent by t_flight (flight-recorder
-# snapshots, rotated chunks, and what SIGKILL left of both) with
+# snapshots, rotated chunks, and what SIGKILL left of both) and t_trigger
+# (the needle's snapshot) with
 # babeltrace2, each part alone and each rotated directory whole, and
 # compare with coretrace report: on this host, and in the guest for the
 # whole directories.
@@ -48,20 +49,20 @@ guest_count() {
 }
 
 parts=0
-for d in "$art"/fr1 "$art"/fr2 "$art"/frk1 "$art"/rot/chunk-* "$art"/rotk/chunk-*; do
+for d in "$art"/fr1 "$art"/fr2 "$art"/frk1 "$art"/tr "$art"/rot/chunk-* "$art"/rotk/chunk-*; do
 	[ -s "$d/metadata" ] || continue
 	parts=$((parts + 1))
 	name=${d#"$art"/}
 	case $name in
-	fr1 | fr2 | frk1) guest=$(guest_count "$name") ;;
+	fr1 | fr2 | frk1 | tr) guest=$(guest_count "$name") ;;
 	*) guest= ;;
 	esac
 	compare "$name" "$(bt_count "$d")" "$(ct_count "$d")" "$guest"
 done
 # snapshots 1, 2 and the one before the kill; three kept chunks; four
-# chunks of the killed rotation
-if [ "$parts" -lt 10 ]; then
-	echo "check-parts: FAIL: $parts parts sent by t_flight, expected 10"
+# chunks of the killed rotation (t_flight); the needle's snapshot (t_trigger)
+if [ "$parts" -lt 11 ]; then
+	echo "check-parts: FAIL: $parts parts sent by t_flight and t_trigger, expected 11"
 	failed=1
 fi
 for whole in rot rotk; do
