@@ -21,6 +21,16 @@ int ct_comm_cache_init(struct ct_comm_cache *cache, uint32_t capacity)
 	return 0;
 }
 
+void ct_comm_cache_prefault(struct ct_comm_cache *cache)
+{
+	volatile char *p = (volatile char *)cache->slots;
+	size_t size = ((size_t)cache->mask + 1) * sizeof(*cache->slots), off;
+
+	/* calloc's pages are zero: write a zero to each so it is mapped */
+	for (off = 0; p && off < size; off += 4096)
+		p[off] = 0;
+}
+
 void ct_comm_cache_free(struct ct_comm_cache *cache)
 {
 	free(cache->slots);

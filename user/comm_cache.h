@@ -26,6 +26,12 @@ struct ct_comm_cache {
 
 /* capacity is rounded up to a power of two; returns 0 or -ENOMEM */
 int ct_comm_cache_init(struct ct_comm_cache *cache, uint32_t capacity);
+/*
+ * Touch every page of the cache now (a recorder that runs for days): its
+ * memory then stays what it is at the start instead of growing page by
+ * page as new pids land in new slots.
+ */
+void ct_comm_cache_prefault(struct ct_comm_cache *cache);
 void ct_comm_cache_free(struct ct_comm_cache *cache);
 
 /* Remember @comm (at most CT_COMM_LEN bytes, NUL not required) for @pid. */

@@ -29,6 +29,11 @@ int ct_pktring_init(struct ct_pktring *r, size_t size)
 	r->buf = malloc(size);
 	if (!r->buf)
 		return -ENOMEM;
+	/*
+	 * Touched now: the recorder's memory is its bound from the start,
+	 * not something that creeps up while a quiet machine fills it.
+	 */
+	memset(r->buf, 0, size);
 	r->size = size;
 	r->limit = size;
 	return 0;

@@ -688,6 +688,7 @@ static int ct_session_init(struct ct_session *s,
 	ct_trigger_init(&s->triggers, &opts->trigger);
 	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
+	ct_comm_cache_prefault(&s->names.comms);
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Read the parts of always-on recordings sent by t_flight (flight-recorder
 # snapshots, rotated chunks, and what SIGKILL left of both) and t_trigger
-# (the needle's snapshot) with
+# (the needle's snapshot) and t_soak (every snapshot and kept chunk) with
 # babeltrace2, each part alone and each rotated directory whole, and
 # compare with coretrace report: on this host, and in the guest for the
 # whole directories.
@@ -64,6 +64,15 @@ done
 if [ "$parts" -lt 11 ]; then
 	echo "check-parts: FAIL: $parts parts sent by t_flight and t_trigger, expected 11"
 	failed=1
+fi
+# the soak's snapshots and kept chunks (t_soak), with the guest's counts
+if [ ! -s "$art/soak.counts" ]; then
+	echo "check-parts: FAIL: no soak.counts from t_soak"
+	failed=1
+else
+	while read -r name guest; do
+		compare "$name" "$(bt_count "$art/$name")" "$(ct_count "$art/$name")" "$guest"
+	done < "$art/soak.counts"
 fi
 for whole in rot rotk; do
 	if [ ! -d "$art/$whole" ]; then
