@@ -489,12 +489,15 @@ static __always_inline bool ct_trig_task_ok(__u32 tid)
 
 /*
  * The times triggers measure are the records' own (the @now passed in),
- * so that a snapshot shows the trigger's figure to the nanosecond; a
- * record the ring had no room for takes the clock here.
+ * so that a snapshot shows the trigger's figure to the nanosecond. A
+ * wakeup or switch the ring had no room for takes the clock here; an
+ * interrupt or softirq whose entry or exit record was lost is not
+ * measured (the lost records are counted, and the verifier walks a
+ * quarter more of these short handlers when their lost paths measure too).
  */
 static __always_inline __u64 ct_trig_now(void)
 {
-	return ct_trig_delay_ns || ct_trig_irq_ns ? bpf_ktime_get_ns() : 0;
+	return ct_trig_delay_ns ? bpf_ktime_get_ns() : 0;
 }
 
 /* @tid became runnable (woken, or preempted while it could run) */
@@ -877,7 +880,6 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_ENTRY);
-		ct_trig_enter(0, irq, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_ENTRY);
@@ -899,7 +901,6 @@ int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_EXIT);
-		ct_trig_leave(0, CT_TRIG_IRQ, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_EXIT);
@@ -931,7 +932,6 @@ static __always_inline int ct_emit_softirq(__u32 event_type,
 	rec = ct_reserve(event_type, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(event_type);
-		ct_trig_softirq(event_type, ctx->vec, ct_trig_now());
 		return 0;
 	}
 	CT_FILL_HDR(rec, event_type);
