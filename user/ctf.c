@@ -1171,11 +1171,9 @@ static int ct_ctf_make_uuid(unsigned char uuid[16])
 	return 0;
 }
 
-int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
-		const struct ct_ctf_env *env)
+/* DIR made if missing, a new uuid, a closed stream per CPU; 0 or -errno */
+static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus)
 {
-	char path[4096];
-	FILE *meta;
 	int cpu, err;
 
 	memset(ctf, 0, sizeof(*ctf));
@@ -1194,6 +1192,18 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++)
 		ctf->streams[cpu].fd = -1;
+	return 0;
+}
+
+int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
+		const struct ct_ctf_env *env)
+{
+	char path[4096];
+	FILE *meta;
+	int cpu, err = ct_ctf_init(ctf, dir, ncpus);
+
+	if (err)
+		return err;
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	meta = fopen(path, "w");
 	if (!meta)
@@ -1250,29 +1260,14 @@ int ct_ctf_close(struct ct_ctf *ctf)
 
 int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus)
 {
-	int cpu, err;
+	int cpu, err = ct_ctf_init(ctf, dir, ncpus);
 
-	memset(ctf, 0, sizeof(*ctf));
-	ctf->pipe_fd = -1;
-	ctf->status_fd = -1;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
-	err = ct_ctf_make_uuid(ctf->uuid);
-	if (err)
-		return err;
-	ctf->dir = strdup(dir);
-	ctf->ncpus = ncpus;
-	ctf->announced = calloc(CT_CTF_ANNOUNCED, sizeof(*ctf->announced));
-	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
-	if (!ctf->dir || !ctf->streams || !ctf->announced)
-		return -ENOMEM;
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		ctf->streams[cpu].fd = -1;
+	for (cpu = 0; cpu < ncpus && !err; cpu++) {
 		ctf->streams[cpu].packet = malloc(CT_CTF_PACKET_MAX);
 		if (!ctf->streams[cpu].packet)
-			return -ENOMEM;
+			err = -ENOMEM;
 	}
-	return ct_ctf_start_writer(ctf);
+	return err ? err : ct_ctf_start_writer(ctf);
 }
 
 /* The names stream's packet in @s, if it holds events; 0 or -errno */

@@ -448,18 +448,14 @@ static int ct_count_entries(const char *dir, int (*filter)(const struct dirent *
 	return n;
 }
 
-/* One chunk's metadata checked; its uuid kept. 0 or -errno (r->error says). */
-static int ct_open_chunk(struct ct_ctf_reader *r, const char *dir,
-			 struct ct_reader_chunk *chunk)
+/* The metadata file at @path read and checked; 0 or -errno (r->error says) */
+static int ct_check_metadata_file(struct ct_ctf_reader *r, const char *path)
 {
-	char path[4096];
 	unsigned char *meta;
 	struct stat st;
 	size_t len;
-	int err;
+	int err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
 
-	snprintf(path, sizeof(path), "%.3900s/%s/metadata", dir, chunk->name);
-	err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
 	if (err) {
 		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
 			 err == -EFBIG ? "too large for a coretrace metadata file" :
@@ -469,6 +465,18 @@ static int ct_open_chunk(struct ct_ctf_reader *r, const char *dir,
 	}
 	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
 	free(meta);
+	return err;
+}
+
+/* One chunk's metadata checked; its uuid kept. 0 or -errno (r->error says). */
+static int ct_open_chunk(struct ct_ctf_reader *r, const char *dir,
+			 struct ct_reader_chunk *chunk)
+{
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%.3900s/%s/metadata", dir, chunk->name);
+	err = ct_check_metadata_file(r, path);
 	if (!err && (!r->is_part || strcmp(r->part_kind, "chunk")))
 		err = ct_fail(r, path, 0, "not a chunk of a rotated recording (its env has no coretrace_part = \"chunk\")");
 	memcpy(chunk->uuid, r->uuid, sizeof(chunk->uuid));
@@ -566,8 +574,6 @@ void ct_ctf_reader_print_part(const struct ct_ctf_reader *r, const char *who)
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 {
 	char path[4096];
-	unsigned char *meta;
-	size_t len;
 	int err;
 
 	struct stat st;
@@ -598,16 +604,7 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 	}
 	if (lstat(path, &st) && errno == ENOENT && ct_open_chunks(r, dir) != -ENOENT)
 		return r->nchunks ? 0 : -EINVAL;
-	err = ct_read_file(path, &meta, &len, CT_META_MAX, &st);
-	if (err) {
-		snprintf(r->error, sizeof(r->error), "%.4000s: %.300s", path,
-			 err == -EFBIG ? "too large for a coretrace metadata file" :
-			 err == EFTYPE_CT ? ct_kind_error(st.st_mode) :
-			 strerror(-err));
-		return err == EFTYPE_CT ? -EINVAL : err;
-	}
-	err = ct_ctf_reader_metadata(r, path, (const char *)meta, len);
-	free(meta);
+	err = ct_check_metadata_file(r, path);
 	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
 	r->cut = !access(path, F_OK);
 	return err;
