@@ -16,7 +16,7 @@ BPFTOOL		?= bpftool
 # kernel patches its own text (enabling a tracepoint) while the other vCPU
 # runs it hung within 7 attach cycles, every time we tried
 ACCEL		?= tcg,thread=single
-VM_TIMEOUT	?= 900
+VM_TIMEOUT	?= 1500
 # expanded when a recipe runs, not when make reads this file: on a fresh
 # machine deps-check installs linux-image-amd64 first
 STOCK_KERNEL	= $(shell ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
