@@ -444,6 +444,7 @@ struct ct_writer {
 	char path[4096];		/* the directory being written */
 	char name[CT_PART_NAME];	/* its final name; "" for the capture */
 	bool open, hidden, lazy;	/* lazy: stream files on first packet */
+	int files;			/* stream files made in the directory */
 	int err;			/* the directory's first error */
 	uint64_t dir_bytes;
 	int names_fd;
@@ -605,6 +606,7 @@ static int ct_writer_file(struct ct_writer *w, uint32_t cpu)
 	*fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (*fd < 0 && !w->err)
 		w->err = -errno;
+	w->files += *fd >= 0;
 	return *fd;
 }
 
@@ -663,6 +665,7 @@ static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
 	w->lazy = true;
 	w->open = true;
 	w->err = 0;
+	w->files = 0;
 	w->dir_bytes = 0;
 	w->names.bytes = 0;
 	for (cpu = 0; cpu < w->ctf->ncpus; cpu++)
@@ -702,7 +705,11 @@ static void ct_writer_close(struct ct_writer *w)
 	if (!w->open)
 		return;
 	ct_writer_close_files(w, w->hidden);
-	if (w->hidden) {
+	if (w->lazy && !w->files) {
+		/* nothing was recorded in it: no capture to leave (0 bytes) */
+		ct_remove_tree(w->path);
+		w->dir_bytes = 0;
+	} else if (w->hidden) {
 		snprintf(final, sizeof(final), "%s/%s", w->ctf->dir, w->name);
 		if (w->err)
 			ct_remove_tree(w->path);	/* never a part-written snapshot */
@@ -721,8 +728,8 @@ static void ct_writer_abandon(struct ct_writer *w)
 	if (!w->open)
 		return;
 	ct_writer_close_files(w, false);
-	if (w->hidden)
-		ct_remove_tree(w->path);
+	if (w->hidden || !w->files)
+		ct_remove_tree(w->path);	/* half a snapshot, or an empty chunk */
 	else
 		ct_writer_mark_cut(w->path);
 	w->open = false;

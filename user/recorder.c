@@ -120,6 +120,23 @@ static void ct_parts_fail(struct ct_parts *p, int err, const char *what)
 		what, p->opts.dir, strerror(-err));
 }
 
+/* A chunk the writer removed because nothing was recorded in it */
+static void ct_parts_forget(struct ct_parts *p, const char *name)
+{
+	uint32_t n = ct_part_index(name, "chunk");
+	size_t i;
+
+	for (i = 0; n && i < p->nkept; i++) {
+		if (p->kept[i] != n)
+			continue;
+		memmove(p->kept + i, p->kept + i + 1,
+			(p->nkept - i - 1) * sizeof(*p->kept));
+		p->nkept--;
+		p->chunks_written--;
+		return;
+	}
+}
+
 /* The writer finished a part */
 static void ct_parts_closed(void *ctx, const char *name, uint64_t bytes, int err)
 {
@@ -128,6 +145,10 @@ static void ct_parts_closed(void *ctx, const char *name, uint64_t bytes, int err
 	if (err) {
 		fprintf(stderr, "coretrace: writing %s/%s failed: %s\n",
 			p->opts.dir, name, strerror(-err));
+		return;
+	}
+	if (!bytes) {
+		ct_parts_forget(p, name);	/* it held nothing: the writer removed it */
 		return;
 	}
 	p->bytes_written += bytes;

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "ct_test.h"
 #include "ctf_read.h"
@@ -543,8 +545,58 @@ static void test_trigger_ctl(void)
 	ct_names_free(&names);
 }
 
+/* A chunk in which nothing was recorded is not left behind */
+static void test_empty_chunk(void)
+{
+	char dir[] = "/tmp/ct-unit-empty-XXXXXX", path[600];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0 };
+	struct ct_names names;
+	struct ct_output *out;
+	bool quiet;
+	int err = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	CT_CHECK(out != NULL);
+	if (!out)
+		return;
+	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+	snprintf(path, sizeof(path), "%s/chunk-000001", dir);
+	CT_CHECK(access(path, F_OK) != 0);
+
+	/*
+	 * coretrace dies with the chunk begun and empty: the writer sees the
+	 * pipe end and removes it. This process adopts the orphaned writer
+	 * (a subreaper) to wait for it to finish before looking.
+	 */
+	CT_CHECK_INT(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	pid_t child = fork(), writer = 0;
+
+	if (child == 0) {
+		out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+		_exit(out ? 0 : 1);	/* no close: as if killed */
+	}
+	CT_CHECK(child > 0);
+	CT_CHECK(waitpid(child, &err, 0) == child && WIFEXITED(err) &&
+		 WEXITSTATUS(err) == 0);
+	for (int i = 0; i < 500 && writer <= 0; i++) {
+		writer = waitpid(-1, &err, WNOHANG);
+		if (!writer)
+			usleep(10000);
+	}
+	CT_CHECK(writer > 0);	/* the writer ended */
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	snprintf(path, sizeof(path), "%s/chunk-000001", dir);
+	CT_CHECK(access(path, F_OK) != 0);
+	CT_CHECK_INT(rmdir(dir), 0);	/* and nothing else is left */
+	ct_names_free(&names);
+}
+
 void test_recorder(void)
 {
+	test_empty_chunk();
 	test_trigger_ctl();
 	test_flight();
 	test_chunks();
