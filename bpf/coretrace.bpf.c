@@ -79,7 +79,7 @@ const volatile bool ct_wakeup_always;
 const volatile __u64 ct_wakeup_bytes = 1 << 20;
 
 /* Filters, set by user space before load; off when zero/false. */
-const volatile bool ct_filter_tasks;		/* any of the three below */
+const volatile bool ct_filter_tasks;		/* any of the four below */
 const volatile __u32 ct_filter_tgid;		/* -p: the process */
 const volatile __u32 ct_filter_tid;		/* -t: one thread */
 const volatile __u32 ct_filter_comm_len;	/* -c: bytes to compare */
@@ -88,6 +88,21 @@ const volatile char ct_filter_comm[CT_COMM_LEN];
 const volatile bool ct_filter_cpus;		/* -C */
 const volatile bool ct_rename_records = true;	/* task_rename asked for */
 const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS];
+
+/*
+ * -G: cgroup v2 groups, each with everything below it. A group is known
+ * by its id and its depth in the hierarchy (the current task is under it
+ * when its ancestor at that depth has that id), and by its path from the
+ * hierarchy's root (to judge a task moved into another group).
+ */
+const volatile __u32 ct_filter_cgroups;		/* how many, 0: off */
+const volatile __u64 ct_cg_id[CT_MAX_CGROUPS];
+const volatile __u32 ct_cg_level[CT_MAX_CGROUPS];
+const volatile __u32 ct_cg_path_len[CT_MAX_CGROUPS];
+const volatile char ct_cg_path[CT_MAX_CGROUPS][CT_CGROUP_PATH_LEN];
+/* fork and exit are attached for -G even when not traced: records or not */
+const volatile bool ct_fork_records = true;
+const volatile bool ct_exit_records = true;
 
 /* Records attempted, lost and filtered, per CPU, one slot per event. */
 struct {
@@ -159,6 +174,31 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } ct_tids SEC(".maps");
+
+/*
+ * -G: the tasks in the groups. The current task is asked of the kernel;
+ * any other (the task woken, the one switched in) is looked up here. User
+ * space seeds it from the groups' cgroup.threads; the handlers keep it: the
+ * current task's answer is written back, a child joins with its parent, a
+ * task moved (cgroup_attach_task) is judged by the path of its new group,
+ * a task that exited leaves.
+ */
+#define CT_CG_TASKS		65536
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CT_CG_TASKS);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_cg_tids SEC(".maps");
+
+/* a moved task's new path, read from its record (too big for the stack) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, char[CT_CGROUP_PATH_LEN]);
+} ct_cg_scratch SEC(".maps");
 
 /*
  * Triggers (record --trigger-*, with a flight recorder): conditions
@@ -360,9 +400,52 @@ static __always_inline bool ct_comm_matches(const char *comm)
 	return true;
 }
 
+/* -G: is the current task in one of the groups, or below one? */
+static __always_inline bool ct_cg_current(void)
+{
+	__u32 i;
+
+	for (i = 0; i < CT_MAX_CGROUPS; i++) {
+		if (i >= ct_filter_cgroups)
+			break;
+		if (bpf_get_current_ancestor_cgroup_id(ct_cg_level[i]) ==
+		    ct_cg_id[i])
+			return true;
+	}
+	return false;
+}
+
+/* Keep ct_cg_tids's answer for @tid */
+static __always_inline void ct_cg_remember(__u32 tid, bool in)
+{
+	__u8 one = 1;
+
+	if (in)
+		bpf_map_update_elem(&ct_cg_tids, &tid, &one, BPF_ANY);
+	else
+		bpf_map_delete_elem(&ct_cg_tids, &tid);
+}
+
 /*
- * -p/-t/-c: is task @tid (named at @comm in the ctx, or the current task
- * when @comm is NULL) one the user asked for?
+ * -G: is task @tid in the groups? The current task is asked of the kernel
+ * and the answer kept for the events about it while it does not run.
+ */
+static __always_inline bool ct_cg_task_ok(__u32 tid)
+{
+	bool known = bpf_map_lookup_elem(&ct_cg_tids, &tid);
+	bool in;
+
+	if (tid != (__u32)bpf_get_current_pid_tgid())
+		return known;
+	in = ct_cg_current();
+	if (in != known)
+		ct_cg_remember(tid, in);
+	return in;
+}
+
+/*
+ * -p/-t/-c/-G: is task @tid (named at @comm in the ctx, or the current
+ * task when @comm is NULL) one the user asked for?
  */
 static __always_inline bool ct_task_ok(__u32 tid, const char *comm)
 {
@@ -373,6 +456,8 @@ static __always_inline bool ct_task_ok(__u32 tid, const char *comm)
 	if (ct_filter_tgid && !bpf_map_lookup_elem(&ct_tids, &tid))
 		return false;
 	if (ct_filter_comm_len && !ct_comm_matches(comm))
+		return false;
+	if (ct_filter_cgroups && !ct_cg_task_ok(tid))
 		return false;
 	return true;
 }
@@ -601,9 +686,13 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	__u32 next_pid = ctx->next_pid;
 	struct ct_sched_switch *rec;
 	__u64 now;
+	bool want = ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm,
+			     next_pid, ctx->next_comm);
 
-	if (!ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm, next_pid,
-		      ctx->next_comm))
+	/* -G: a task switched out for the last time leaves the groups */
+	if (ct_filter_cgroups && (ctx->prev_state & CT_STATE_EXITED))
+		bpf_map_delete_elem(&ct_cg_tids, &prev_pid);
+	if (!want)
 		return 0;
 	ct_announce(prev_pid, ctx->prev_comm);
 	ct_announce(next_pid, ctx->next_comm);
@@ -706,6 +795,11 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 	__u32 child_pid = ctx->child_pid;
 	struct ct_fork *rec;
 
+	/* -G: the child starts in its parent's group */
+	if (ct_filter_cgroups && ct_tracing && ct_cg_current())
+		ct_cg_remember(child_pid, true);
+	if (!ct_fork_records)
+		return 0;
 	if (!ct_want2(CT_EV_SCHED_PROCESS_FORK, parent_pid, ctx->parent_comm,
 		      child_pid, ctx->child_comm))
 		return 0;
@@ -755,27 +849,37 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	return 0;
 }
 
-SEC("tp/sched/sched_process_exit")
-int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx)
+static __always_inline void
+ct_emit_exit(struct trace_event_raw_sched_process_template *ctx, __u32 pid)
 {
-	__u32 pid = ctx->pid;
 	struct ct_exit *rec;
 
 	if (!ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm))
-		return 0;
+		return;
 	ct_announce(pid, ctx->comm);
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
-		return 0;
+		return;
 	}
 	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
 	rec->pid = pid;
 	rec->prio = (__u8)ctx->prio;
 	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	ct_submit(rec);
+}
+
+SEC("tp/sched/sched_process_exit")
+int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx)
+{
+	__u32 pid = ctx->pid;
+
+	if (ct_exit_records)
+		ct_emit_exit(ctx, pid);
 	/* a later task with this pid must announce its own name */
 	ct_forget_name(pid);
+	if (ct_filter_cgroups)
+		bpf_map_delete_elem(&ct_cg_tids, &pid);
 	return 0;
 }
 
@@ -810,6 +914,56 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 			      ctx->newcomm);
 	ct_submit(rec);
 	ct_name_known(pid);
+	return 0;
+}
+
+/* Is @path (from the hierarchy's root) group @i or below it? */
+static __always_inline bool ct_cg_path_under(const char *path, __u32 i)
+{
+	__u32 len = ct_cg_path_len[i], j;
+
+	if (len >= CT_CGROUP_PATH_LEN)
+		return false;
+	for (j = 0; j < CT_CGROUP_PATH_LEN; j++) {
+		if (j >= len)
+			break;
+		if (path[j] != ct_cg_path[i][j])
+			return false;
+	}
+	return path[len] == '\0' || path[len] == '/';
+}
+
+/*
+ * -G: a task moved to another group (cgroup.procs, cgroup.threads, or a
+ * v1 hierarchy, which -G does not look at). Never recorded: this only
+ * keeps ct_cg_tids. Group paths are compared, not ids: whether the new
+ * group is below one of ours is not asked of the kernel from here.
+ */
+SEC("tp/cgroup/cgroup_attach_task")
+int handle_cgroup_attach_task(struct trace_event_raw_cgroup_migrate *ctx)
+{
+	__u32 loc = ctx->__data_loc_dst_path, zero = 0, i;
+	__u32 tid = ctx->pid;
+	bool in = false;
+	char *path;
+
+	if (!ct_filter_cgroups || ctx->dst_root != 0)	/* 0: cgroup v2 */
+		return 0;
+	path = bpf_map_lookup_elem(&ct_cg_scratch, &zero);
+	if (!path)
+		return 0;
+	if (bpf_probe_read_kernel_str(path, CT_CGROUP_PATH_LEN,
+				      (void *)ctx + (loc & 0xffff)) <= 0)
+		return 0;
+	for (i = 0; i < CT_MAX_CGROUPS; i++) {
+		if (i >= ct_filter_cgroups)
+			break;
+		if (ct_cg_path_under(path, i)) {
+			in = true;
+			break;
+		}
+	}
+	ct_cg_remember(tid, in);
 	return 0;
 }
 

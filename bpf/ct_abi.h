@@ -128,6 +128,7 @@ struct ct_sched_switch {
 };
 
 #define CT_STATE_PREEMPTED	0x100
+#define CT_STATE_EXITED		0x30	/* Z or X: its last switch */
 
 /* sched:sched_wakeup, sched_wakeup_new, sched_waking (24 bytes) */
 struct ct_wakeup {
@@ -270,5 +271,7 @@ struct ct_trigger_state {
 
 /* limits of the filters set at load time */
 #define CT_MAX_CPUS		1024
+#define CT_MAX_CGROUPS		8	/* -G given this many times at most */
+#define CT_CGROUP_PATH_LEN	256	/* a group's path from the hierarchy's root */
 
 #endif /* CORETRACE_CT_ABI_H */

@@ -52,6 +52,9 @@ static void ct_record_usage(FILE *out)
 	      "  -c, --comm NAME          only events about tasks named NAME, or whose\n"
 	      "                           name starts with NAME when it ends in '*'\n"
 	      "  -C, --cpu CPUS           only events on these CPUs (e.g. 0,2-3)\n"
+	      "  -G, --cgroup DIR         only events about tasks in cgroup v2 group DIR\n"
+	      "                           (e.g. /sys/fs/cgroup/system.slice) or below\n"
+	      "                           it; repeat for more groups (8 at most)\n"
 	      "\n"
 	      "An event is about the task(s) it names (both sides of a switch, the\n"
 	      "woken task, the parent and the child of a fork); interrupt, timer,\n"
@@ -587,6 +590,17 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 		fprintf(err, "coretrace %s: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n", cmd,
 			optarg, CT_MAX_CPUS);
 		return -1;
+	case 'G':
+		if (opts->ncgroups == CT_MAX_CGROUPS) {
+			fprintf(err, "coretrace %s: -G is given more than %d times\n",
+				cmd, CT_MAX_CGROUPS);
+			return -1;
+		}
+		if (ct_cgroup_resolve(optarg, &opts->cgroups[opts->ncgroups],
+				      err, cmd))
+			return -1;
+		opts->ncgroups++;
+		return 0;
 	case 'o':
 		if (!*optarg) {
 			fprintf(err, "coretrace %s: -o needs a directory\n", cmd);
@@ -687,6 +701,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "tid",	   required_argument, NULL, 't' },
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
+		{ "cgroup",	   required_argument, NULL, 'G' },
 		{ "output",	   required_argument, NULL, 'o' },
 		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
 		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
@@ -718,7 +733,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 	opts->trigger.max = 10;
 	optind = 0;	/* glibc: rescan from the start, tests parse many times */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:o:vh", longopts,
+	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:G:o:vh", longopts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			ct_record_usage(out);
@@ -761,6 +776,7 @@ static void ct_top_usage(FILE *out)
 	      "  -p, --pid PID            one process;  -t, --tid TID: one thread\n"
 	      "  -c, --comm NAME[*]       tasks named NAME (or starting with it)\n"
 	      "  -C, --cpu LIST           CPUs, e.g. 0,2-3\n"
+	      "  -G, --cgroup DIR         tasks in this cgroup v2 group or below it\n"
 	      "  -b, --buffer-size SIZE   ring buffer size (default 4M)\n"
 	      "  -v, --verbose            libbpf's messages too\n",
 	      out);
@@ -779,6 +795,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "tid",	   required_argument, NULL, 't' },
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
+		{ "cgroup",	   required_argument, NULL, 'G' },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
 		{ "help",	   no_argument,	      NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -791,7 +808,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 	opts->top_interval = 2.0;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:n:d:b:e:p:t:c:C:vh", longopts,
+	while ((c = getopt_long(argc, argv, "+:i:n:d:b:e:p:t:c:C:G:vh", longopts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			ct_top_usage(out);

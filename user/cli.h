@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cgroup.h"
 #include "events.h"
 
 #define CT_DEFAULT_BUFFER_SIZE	(4u << 20)
@@ -34,6 +35,8 @@ struct ct_record_opts {
 	bool comm_prefix;	/* -c NAME*: NAME is a prefix */
 	bool cpus_set;		/* -C given */
 	uint8_t cpus[CT_MAX_CPUS];
+	unsigned int ncgroups;	/* -G */
+	struct ct_cgroup cgroups[CT_MAX_CGROUPS];
 	const char *output_dir;	/* -o: a CTF capture instead of lines */
 	uint64_t flight_bytes;	/* --flight-recorder: snapshots of this much */
 	uint64_t chunk_bytes;	/* --chunk-size: -o rotated into chunks */

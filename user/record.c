@@ -235,6 +235,16 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 			enabled += selected;
 			continue;
 		}
+		if ((i == CT_EV_SCHED_PROCESS_FORK ||
+		     i == CT_EV_SCHED_PROCESS_EXIT) && opts->ncgroups && exists) {
+			/* -G: children join their parent's group, the dead leave */
+			if (i == CT_EV_SCHED_PROCESS_FORK)
+				skel->rodata->ct_fork_records = selected;
+			else
+				skel->rodata->ct_exit_records = selected;
+			enabled += selected;
+			continue;
+		}
 		if (!selected) {
 			bpf_program__set_autoload(prog, false);
 			continue;
@@ -251,6 +261,13 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		fprintf(stderr, "coretrace: this kernel has none of the selected tracepoints\n");
 		return -ENOENT;
 	}
+	/* -G: a task moved to another group is judged again */
+	if (opts->ncgroups && !ct_tracepoint_exists(events, "cgroup", "cgroup_attach_task")) {
+		fprintf(stderr, "coretrace: -G needs the tracepoint cgroup:cgroup_attach_task, which this kernel does not have\n");
+		return -ENOENT;
+	}
+	bpf_program__set_autoload(skel->progs.handle_cgroup_attach_task,
+				  opts->ncgroups > 0);
 	return 0;
 }
 
@@ -267,6 +284,56 @@ static void ct_configure_triggers(struct coretrace_bpf__rodata *ro,
 	ro->ct_trig_max = t->max;
 }
 
+static void ct_configure_cgroups(struct coretrace_bpf__rodata *ro,
+				 const struct ct_record_opts *opts)
+{
+	unsigned int i;
+
+	ro->ct_filter_cgroups = opts->ncgroups;
+	for (i = 0; i < opts->ncgroups; i++) {
+		const struct ct_cgroup *cg = &opts->cgroups[i];
+
+		ro->ct_cg_id[i] = cg->id;
+		ro->ct_cg_level[i] = cg->level;
+		ro->ct_cg_path_len[i] = (__u32)strlen(cg->path);
+		memcpy((char *)ro->ct_cg_path[i], cg->path, CT_CGROUP_PATH_LEN);
+	}
+}
+
+static int ct_cg_seed_one(uint32_t tid, void *arg)
+{
+	int fd = *(int *)arg;
+	__u8 one = 1;
+
+	return bpf_map_update_elem(fd, &tid, &one, BPF_ANY) ? -errno : 0;
+}
+
+/*
+ * -G: the threads in the groups when tracing starts. Seeded once every
+ * handler runs, so that a task forked meanwhile is learnt by them.
+ */
+static int ct_seed_cgroups(struct coretrace_bpf *skel,
+			   const struct ct_record_opts *opts)
+{
+	int fd = bpf_map__fd(skel->maps.ct_cg_tids), n;
+	unsigned int i;
+
+	for (i = 0; i < opts->ncgroups; i++) {
+		n = ct_cgroup_threads(opts->cgroups[i].arg, 64, ct_cg_seed_one, &fd);
+		if (n < 0) {
+			fprintf(stderr, "coretrace: cannot list the threads of group %s: %s\n",
+				opts->cgroups[i].arg, strerror(-n));
+			return n;
+		}
+		if (opts->verbose)
+			fprintf(stderr, "coretrace: %d threads in group %s (%s, id %llu)\n",
+				n, opts->cgroups[i].arg, opts->cgroups[i].path[0] ?
+				opts->cgroups[i].path : "/",
+				(unsigned long long)opts->cgroups[i].id);
+	}
+	return 0;
+}
+
 /* Filters and ring layout go into .rodata before the object is loaded. */
 static int ct_configure(struct coretrace_bpf *skel,
 			const struct ct_record_opts *opts)
@@ -280,8 +347,10 @@ static int ct_configure(struct coretrace_bpf *skel,
 	ro->ct_filter_comm_len = opts->comm_len;
 	ro->ct_filter_comm_prefix = opts->comm_prefix;
 	memcpy((char *)ro->ct_filter_comm, opts->comm, CT_COMM_LEN);
-	ro->ct_filter_tasks = opts->pid || opts->tid || opts->comm_len;
+	ro->ct_filter_tasks = opts->pid || opts->tid || opts->comm_len ||
+			      opts->ncgroups;
 	ro->ct_filter_cpus = opts->cpus_set;
+	ct_configure_cgroups(ro, opts);
 	memcpy((__u8 *)ro->ct_cpu_allowed, opts->cpus, CT_MAX_CPUS);
 	ro->ct_wakeup_always = opts->wakeup_always;
 	ro->ct_wakeup_bytes = opts->buffer_size / 4;
@@ -290,6 +359,10 @@ static int ct_configure(struct coretrace_bpf *skel,
 	/* the delay trigger's table, only when it is asked for */
 	if (!opts->trigger.delay_ns &&
 	    bpf_map__set_max_entries(skel->maps.ct_runnable, 1))
+		return -EINVAL;
+	/* -G's tasks, only when it is given (a hash is allocated whole) */
+	if (!opts->ncgroups &&
+	    bpf_map__set_max_entries(skel->maps.ct_cg_tids, 1))
 		return -EINVAL;
 
 	if (ncpus <= 0)
@@ -647,6 +720,12 @@ static bool ct_program_traces(const struct coretrace_bpf *skel,
 {
 	if (prog == skel->progs.handle_task_rename)
 		return skel->rodata->ct_rename_records;
+	if (prog == skel->progs.handle_sched_process_fork)
+		return skel->rodata->ct_fork_records && bpf_program__autoload(prog);
+	if (prog == skel->progs.handle_sched_process_exit)
+		return skel->rodata->ct_exit_records && bpf_program__autoload(prog);
+	if (prog == skel->progs.handle_cgroup_attach_task)
+		return false;
 	return bpf_program__autoload(prog);
 }
 
@@ -787,6 +866,8 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	err = s->opts->top_interval > 0 ? 0 : ct_open_output(s);
 	if (!err)
 		err = ct_attach(skel);
+	if (!err && s->opts->ncgroups)
+		err = ct_seed_cgroups(skel, s->opts);
 	if (err) {
 		if (s->out)
 			ct_output_close(s->out, &quiet);

@@ -53,5 +53,6 @@ void test_analysis(void);
 void test_output(void);
 void test_pktring(void);
 void test_recorder(void);
+void test_cgroup(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -34,6 +34,7 @@ int main(void)
 		{ "output", test_output },
 		{ "pktring", test_pktring },
 		{ "recorder", test_recorder },
+		{ "cgroup", test_cgroup },
 	};
 	size_t i;
 

@@ -11,16 +11,20 @@
  * pong=PID" once both are ready and waits MS milliseconds before the
  * first round (so a tracer can be pointed at the pids); with -g it prints
  * the same and starts once FILE exists (a tracer's start can take longer
- * than any fixed wait under emulation; 120 s at most). On success the
+ * than any fixed wait under emulation; 120 s at most), or, when FILE is a
+ * FIFO, once a byte is written to it (one wakeup, where polling for a
+ * file wakes ping every 10 ms). On success the
  * last line on stdout is
  *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +35,25 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* -g FIFO: block until a byte arrives; 0 at once when @gate is no FIFO */
+static int wait_fifo(const char *gate)
+{
+	struct stat st;
+	char byte;
+	int fd;
+
+	if (stat(gate, &st) || !S_ISFIFO(st.st_mode))
+		return 0;
+	/* read-write: the open does not wait for a writer, the read does */
+	fd = open(gate, O_RDWR);
+	if (fd < 0 || read(fd, &byte, 1) != 1) {
+		perror("pingpong: gate");
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 static int xfer(int rfd, int wfd, char *byte, int read_first)
@@ -125,6 +148,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		usleep((useconds_t)wait_ms * 1000);
 	}
+	if (gate && wait_fifo(gate))
+		return 1;
 	for (polls = 0; gate && access(gate, F_OK); polls++) {
 		if (polls == 12000) {
 			fprintf(stderr, "pingpong: %s did not appear\n", gate);

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -G: cgroup paths from mountinfo, group threads, and the refusals. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "cli.h"
+#include "ct_test.h"
+
+/* shaped as on a Debian 12 host with systemd, and under a container */
+static const char mountinfo[] =
+	"22 28 0:21 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+	"26 22 0:24 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate\n"
+	"40 28 0:24 /system.slice/db.service /srv/db\\040cg rw,relatime shared:9 - cgroup2 cgroup2 rw\n"
+	"41 28 0:33 / /srv/db\\040cg/tmp rw shared:10 - tmpfs tmpfs rw\n"
+	"28 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n";
+
+static void check_path(const char *mi, const char *real, int ret,
+		       const char *want)
+{
+	char path[CT_CGROUP_PATH_LEN];
+
+	strcpy(path, "untouched");
+	CT_CHECK_INT(ct_cgroup_path_in(mi, real, path, sizeof(path)), ret);
+	CT_CHECK_STR(path, ret ? "untouched" : want);
+}
+
+static void test_paths(void)
+{
+	char longer[400];
+
+	check_path(mountinfo, "/sys/fs/cgroup", 0, "");
+	check_path(mountinfo, "/sys/fs/cgroup/", 0, "");
+	check_path(mountinfo, "/sys/fs/cgroup/system.slice", 0, "/system.slice");
+	check_path(mountinfo, "/sys/fs/cgroup/a/b/c", 0, "/a/b/c");
+	/* a group mounted on its own: its root is the group, \040 a space */
+	check_path(mountinfo, "/srv/db cg", 0, "/system.slice/db.service");
+	check_path(mountinfo, "/srv/db cg/worker", 0,
+		   "/system.slice/db.service/worker");
+	/* a prefix of a mount point's name is not under it */
+	check_path(mountinfo, "/sys/fs/cgroupx", -ENOENT, NULL);
+	check_path(mountinfo, "/srv", -ENOENT, NULL);
+	check_path(mountinfo, "relative/path", -EINVAL, NULL);
+	check_path("", "/sys/fs/cgroup", -ENOENT, NULL);
+	/* the longest path that fits, and one byte more */
+	memset(longer, 'x', sizeof(longer));
+	strcpy(longer, "/sys/fs/cgroup/");
+	longer[strlen(longer)] = 'x';
+	longer[15 + 254] = '\0';
+	check_path(mountinfo, longer, 0, longer + 14);
+	{
+		char path[CT_CGROUP_PATH_LEN];
+
+		longer[15 + 254] = 'x';
+		longer[15 + 255] = '\0';
+		CT_CHECK_INT(ct_cgroup_path_in(mountinfo, longer, path, sizeof(path)),
+			     -ENAMETOOLONG);
+	}
+
+	/* hostile mountinfo: every malformed line is refused, none read past */
+	check_path("26 22 0:24\n", "/sys/fs/cgroup", -EINVAL, NULL);
+	check_path("26 22 0:24 / /sys/fs/cgroup rw\n", "/sys/fs/cgroup", -EINVAL, NULL);
+	check_path("26 22 0:24 / /sys/fs/cgroup rw\n27 1 0:1 / / rw - cgroup2 x rw\n",
+		   "/sys/fs/cgroup", -EINVAL, NULL);
+	check_path("26 22 0:24 relative /sys/fs/cgroup rw - cgroup2 c rw\n",
+		   "/sys/fs/cgroup", -EINVAL, NULL);
+	check_path("26 22 0:24 / /sys/fs/cgroup rw - \n", "/sys/fs/cgroup", -EINVAL, NULL);
+	check_path("\n\n26 22 0:24 / /sys/fs/cgroup rw - cgroup2 c rw", "/sys/fs/cgroup/q",
+		   0, "/q");
+	/* an escape cut short stays as it is */
+	check_path("26 22 0:24 / /sys/fs/cg\\04 rw - cgroup2 c rw\n", "/sys/fs/cg\\04/a",
+		   0, "/a");
+	/* a later mount over the same point wins */
+	check_path("1 0 0:1 /old /m rw - cgroup2 c rw\n2 0 0:1 /new /m rw - cgroup2 c rw\n",
+		   "/m/x", 0, "/new/x");
+	/* a cgroup v1 mount is not the v2 hierarchy */
+	check_path("1 0 0:1 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+		   "/sys/fs/cgroup/cpu/a", -ENOENT, NULL);
+	{
+		char *big = malloc(1 << 16);
+		char path[CT_CGROUP_PATH_LEN];
+
+		/* a field longer than PATH_MAX */
+		memset(big, 'a', (1 << 16) - 1);
+		memcpy(big, "1 0 0:1 /", 9);
+		big[(1 << 16) - 1] = '\0';
+		CT_CHECK_INT(ct_cgroup_path_in(big, "/a", path, sizeof(path)), -EINVAL);
+		free(big);
+	}
+
+	CT_CHECK_INT(ct_cgroup_level(""), 0);
+	CT_CHECK_INT(ct_cgroup_level("/a"), 1);
+	CT_CHECK_INT(ct_cgroup_level("/system.slice/db.service/worker"), 3);
+}
+
+static int collect(uint32_t tid, void *arg)
+{
+	uint64_t *sum = arg;
+
+	if (tid == 666)
+		return -ECANCELED;
+	*sum += tid;
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CT_CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_threads(void)
+{
+	char dir[] = "/tmp/ct-cgroup-XXXXXX", path[256];
+	uint64_t sum = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/cgroup.threads", dir);
+	write_file(path, "10\n20\n");
+	snprintf(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/a/cgroup.threads", dir);
+	write_file(path, "300\n");
+	snprintf(path, sizeof(path), "%s/a/b", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/a/b/cgroup.threads", dir);
+	write_file(path, "4000\n");
+	snprintf(path, sizeof(path), "%s/a/empty", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/a/empty/cgroup.threads", dir);
+	write_file(path, "");
+
+	/* the group and every group below it */
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), 4);
+	CT_CHECK_INT(sum, 4330);
+	/* depth-limited */
+	sum = 0;
+	CT_CHECK_INT(ct_cgroup_threads(dir, 1, collect, &sum), 3);
+	CT_CHECK_INT(sum, 330);
+	/* the callback's error stops the walk */
+	snprintf(path, sizeof(path), "%s/a/b/cgroup.threads", dir);
+	write_file(path, "666\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -ECANCELED);
+	/* hostile lists */
+	write_file(path, "12x\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	write_file(path, "-5\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	write_file(path, "0\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	write_file(path, "99999999999\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	write_file(path, "\n");
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	/* a group without a thread list, and no group at all */
+	unlink(path);
+	sum = 0;
+	CT_CHECK_INT(ct_cgroup_threads(path, 64, collect, &sum), -ENOENT);
+	snprintf(path, sizeof(path), "%s/a/b", dir);
+	CT_CHECK_INT(ct_cgroup_threads(path, 64, collect, &sum), -ENOENT);
+	/* a subgroup that lost its list (removed while read) is passed over */
+	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), 3);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
+static int parse_g(char *errbuf, size_t len, const char *cmd, int n, ...)
+{
+	static struct ct_record_opts opts;
+	char *argv[24], *out = NULL;
+	size_t outlen = 0;
+	FILE *err, *outf;
+	va_list ap;
+	int i, rc;
+
+	argv[0] = (char *)cmd;
+	va_start(ap, n);
+	for (i = 0; i < n && i < 22; i++)
+		argv[i + 1] = va_arg(ap, char *);
+	va_end(ap);
+	argv[i + 1] = NULL;
+	memset(errbuf, 0, len);
+	err = fmemopen(errbuf, len - 1, "w");
+	outf = open_memstream(&out, &outlen);
+	if (!strcmp(cmd, "top"))
+		rc = ct_parse_top_args(i + 1, argv, &opts, outf, err);
+	else
+		rc = ct_parse_record_args(i + 1, argv, &opts, outf, err);
+	fclose(err);
+	fclose(outf);
+	free(out);
+	return rc;
+}
+
+static void test_refusals(void)
+{
+	char dir[] = "/tmp/ct-cgroup-XXXXXX", file[256], err[512], want[512];
+	struct ct_cgroup cg;
+	FILE *f;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	snprintf(file, sizeof(file), "%s/plain", dir);
+	write_file(file, "x");
+
+	/* a directory that is not cgroup2's, a file, nothing: one sentence */
+	CT_CHECK_INT(parse_g(err, sizeof(err), "record", 2, "-G", dir), CT_PARSE_ERROR);
+	snprintf(want, sizeof(want), "coretrace record: -G %s: not a cgroup v2 directory\n", dir);
+	CT_CHECK_STR(err, want);
+	CT_CHECK_INT(parse_g(err, sizeof(err), "top", 2, "--cgroup", file), CT_PARSE_ERROR);
+	snprintf(want, sizeof(want), "coretrace top: -G %s: not a cgroup v2 directory\n", file);
+	CT_CHECK_STR(err, want);
+	CT_CHECK_INT(parse_g(err, sizeof(err), "record", 1, "-G"), CT_PARSE_ERROR);
+	CT_CHECK(strstr(err, "needs a value") != NULL);
+	CT_CHECK_INT(parse_g(err, sizeof(err), "record", 3, "-p", "1", "--cgroup=/nonexistent/x"),
+		     CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: -G /nonexistent/x: not a cgroup v2 directory\n");
+
+	f = fmemopen(err, sizeof(err) - 1, "w");
+	memset(err, 0, sizeof(err));
+	CT_CHECK_INT(ct_cgroup_resolve("", &cg, f, "record"), -EINVAL);
+	fclose(f);
+	CT_CHECK_STR(err, "coretrace record: -G : not a cgroup v2 directory\n");
+
+	snprintf(file, sizeof(file), "rm -rf '%s'", dir);
+	CT_CHECK_INT(system(file), 0);
+}
+
+void test_cgroup(void)
+{
+	test_paths();
+	test_threads();
+	test_refusals();
+}

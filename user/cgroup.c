@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cgroup v2 groups for -G: resolving a path, listing a group's threads. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include "cgroup.h"
+
+/* the initial cgroup namespace's inode number (PROC_CGROUP_INIT_INO) */
+#define CT_INIT_CGROUP_NS	"cgroup:[4026531835]"
+
+/* Copy one mountinfo field from @s to @out, undoing \ooo escapes */
+static const char *ct_mi_field(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*s == ' ')
+		s++;
+	while (*s && *s != ' ' && *s != '\n') {
+		char c = *s++;
+
+		if (c == '\\' && s[0] >= '0' && s[0] <= '3' &&
+		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			c = (char)((s[0] - '0') << 6 | (s[1] - '0') << 3 | (s[2] - '0'));
+			s += 3;
+		}
+		if (n + 1 >= size)
+			return NULL;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return s;
+}
+
+/* Does mount point @mnt hold @real? Returns what follows it, or NULL */
+static const char *ct_under_mount(const char *real, const char *mnt)
+{
+	size_t len = strlen(mnt);
+
+	if (!strcmp(mnt, "/"))
+		return real;
+	if (strncmp(real, mnt, len) || (real[len] && real[len] != '/'))
+		return NULL;
+	return real + len;
+}
+
+/*
+ * One mountinfo line: its root, mount point and type. Returns 0, or
+ * -EINVAL when the line is not mountinfo's.
+ */
+static int ct_mi_line(const char *line, char root[PATH_MAX],
+		      char mnt[PATH_MAX], char type[64])
+{
+	const char *s = line, *eol = strchr(line, '\n');
+	char field[PATH_MAX];
+	int i;
+
+	for (i = 0; i < 3; i++)	/* id, parent, major:minor */
+		if (!(s = ct_mi_field(s, field, sizeof(field))) || !field[0])
+			return -EINVAL;
+	if (!(s = ct_mi_field(s, root, PATH_MAX)) || root[0] != '/')
+		return -EINVAL;
+	if (!(s = ct_mi_field(s, mnt, PATH_MAX)) || mnt[0] != '/')
+		return -EINVAL;
+	s = strstr(s, " - ");
+	if (!s || (eol && s > eol) || !ct_mi_field(s + 3, type, 64) || !type[0])
+		return -EINVAL;
+	return 0;
+}
+
+int ct_cgroup_path_in(const char *mountinfo, const char *real, char *path,
+		      size_t size)
+{
+	char root[PATH_MAX], mnt[PATH_MAX], type[64], best[PATH_MAX * 2];
+	size_t best_len = 0;
+	bool found = false;
+	const char *line, *rest;
+	int err;
+
+	if (real[0] != '/')
+		return -EINVAL;
+	for (line = mountinfo; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		if (*line == '\n')
+			continue;
+		err = ct_mi_line(line, root, mnt, type);
+		if (err)
+			return err;
+		if (strcmp(type, "cgroup2") || !(rest = ct_under_mount(real, mnt)))
+			continue;
+		if (found && strlen(mnt) < best_len)
+			continue;
+		found = true;
+		best_len = strlen(mnt);
+		snprintf(best, sizeof(best), "%s%s", strcmp(root, "/") ? root : "",
+			 rest);
+	}
+	if (!found)
+		return -ENOENT;
+	/* the hierarchy's root is "", a group "/a/b" */
+	while ((rest = strstr(best, "//")))
+		memmove((char *)rest, rest + 1, strlen(rest));
+	if (!strcmp(best, "/"))
+		best[0] = '\0';
+	if (best[0] && best[strlen(best) - 1] == '/')
+		best[strlen(best) - 1] = '\0';
+	if (strlen(best) >= size)
+		return -ENAMETOOLONG;
+	strcpy(path, best);
+	return 0;
+}
+
+uint32_t ct_cgroup_level(const char *path)
+{
+	uint32_t level = 0;
+
+	for (; *path; path++)
+		if (*path == '/' && path[1] && path[1] != '/')
+			level++;
+	return level;
+}
+
+/* /proc/self/mountinfo, whole, NUL-terminated; NULL on failure */
+static char *ct_read_mountinfo(void)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap), *bigger;
+	ssize_t n;
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (len + 1 < cap)
+			continue;
+		if (cap >= 1 << 26)
+			goto fail;
+		bigger = realloc(buf, cap * 2);
+		if (!bigger)
+			goto fail;
+		buf = bigger;
+		cap *= 2;
+	}
+	if (n < 0)
+		goto fail;
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* Paths from the hierarchy's root are the kernel's only in its namespace */
+static bool ct_in_init_cgroup_ns(void)
+{
+	char link[64];
+	ssize_t n = readlink("/proc/self/ns/cgroup", link, sizeof(link) - 1);
+
+	if (n < 0)
+		return true;	/* no cgroup namespaces: there is one */
+	link[n] = '\0';
+	return !strcmp(link, CT_INIT_CGROUP_NS);
+}
+
+int ct_cgroup_resolve(const char *arg, struct ct_cgroup *cg, FILE *err,
+		      const char *cmd)
+{
+	char real[PATH_MAX], *mountinfo;
+	struct statfs fs;
+	struct stat st;
+	int ret;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->arg = arg;
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode) || statfs(arg, &fs) ||
+	    (uint32_t)fs.f_type != CT_CGROUP2_MAGIC || !realpath(arg, real)) {
+		fprintf(err, "coretrace %s: -G %s: not a cgroup v2 directory\n",
+			cmd, arg);
+		return -EINVAL;
+	}
+	if (!ct_in_init_cgroup_ns()) {
+		fprintf(err, "coretrace %s: -G needs coretrace in the host's cgroup namespace, where group paths are the kernel's\n",
+			cmd);
+		return -EINVAL;
+	}
+	mountinfo = ct_read_mountinfo();
+	if (!mountinfo) {
+		fprintf(err, "coretrace %s: cannot read /proc/self/mountinfo: %s\n",
+			cmd, strerror(errno ? errno : ENOMEM));
+		return -EIO;
+	}
+	ret = ct_cgroup_path_in(mountinfo, real, cg->path, sizeof(cg->path));
+	free(mountinfo);
+	if (ret == -ENAMETOOLONG) {
+		fprintf(err, "coretrace %s: -G %s: its path from the cgroup root is longer than %d bytes\n",
+			cmd, arg, CT_CGROUP_PATH_LEN - 1);
+		return ret;
+	}
+	if (ret) {
+		fprintf(err, "coretrace %s: -G %s: no cgroup2 mount holds it in /proc/self/mountinfo\n",
+			cmd, arg);
+		return ret;
+	}
+	/* a kernfs inode number is the cgroup's id on 64-bit machines */
+	cg->id = (uint64_t)st.st_ino;
+	cg->level = ct_cgroup_level(cg->path);
+	return 0;
+}
+
+/* The threads in @dir's cgroup.threads; returns their count or -errno */
+static int ct_cgroup_threads_of(int dirfd, int (*fn)(uint32_t, void *),
+				void *arg)
+{
+	int fd = openat(dirfd, "cgroup.threads", O_RDONLY | O_CLOEXEC);
+	char line[32];
+	int n = 0, ret = 0;
+	FILE *f;
+
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *end;
+		unsigned long tid = strtoul(line, &end, 10);
+
+		if (end == line || (*end != '\n' && *end) || !tid ||
+		    tid > UINT32_MAX || line[0] < '0' || line[0] > '9')
+			ret = -EINVAL;
+		else if (!(ret = fn((uint32_t)tid, arg)))
+			n++;
+	}
+	fclose(f);
+	return ret ? ret : n;
+}
+
+static int ct_cgroup_walk(int dirfd, unsigned int depth,
+			  int (*fn)(uint32_t, void *), void *arg)
+{
+	int n = ct_cgroup_threads_of(dirfd, fn, arg), sub, subfd;
+	struct dirent *de;
+	DIR *dir;
+
+	if (n < 0 || !depth)
+		return n;
+	subfd = dup(dirfd);
+	if (subfd < 0 || !(dir = fdopendir(subfd))) {
+		if (subfd >= 0)
+			close(subfd);
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		subfd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (subfd < 0)
+			continue;	/* removed while we read */
+		sub = ct_cgroup_walk(subfd, depth - 1, fn, arg);
+		close(subfd);
+		if (sub == -ENOENT)
+			continue;	/* likewise */
+		if (sub < 0) {
+			n = sub;
+			break;
+		}
+		n += sub;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ct_cgroup_threads(const char *dir, unsigned int max_depth,
+		      int (*fn)(uint32_t tid, void *arg), void *arg)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = ct_cgroup_walk(fd, max_depth, fn, arg);
+	close(fd);
+	return n;
+}
