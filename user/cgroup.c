@@ -293,3 +293,122 @@ int ct_cgroup_threads(const char *dir, unsigned int max_depth,
 	close(fd);
 	return n;
 }
+
+int ct_cgroup_mount(const char *mountinfo, char *mnt, size_t size)
+{
+	char root[PATH_MAX], point[PATH_MAX], type[64];
+	const char *line;
+	int err;
+
+	for (line = mountinfo; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		if (*line == '\n')
+			continue;
+		err = ct_mi_line(line, root, point, type);
+		if (err)
+			return err;
+		if (strcmp(type, "cgroup2") || strcmp(root, "/"))
+			continue;
+		if (strlen(point) >= size)
+			return -ENAMETOOLONG;
+		strcpy(mnt, point);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ct_cgroup_find_mount(char *mnt, size_t size)
+{
+	char *mountinfo = ct_read_mountinfo();
+	int err;
+
+	if (!mountinfo)
+		return -EIO;
+	err = ct_cgroup_mount(mountinfo, mnt, size);
+	free(mountinfo);
+	return err;
+}
+
+struct ct_groups_walk {
+	int (*fn)(uint64_t id, uint32_t level, const char *path, void *arg);
+	void *arg;
+	char path[CT_CGROUP_PATH_LEN];
+};
+
+/* @w->path is @dirfd's path; its length @len; returns groups or -errno */
+static int ct_groups_at(struct ct_groups_walk *w, int dirfd, size_t len,
+			uint32_t level, unsigned int depth)
+{
+	struct stat st;
+	struct dirent *de;
+	int n = 1, sub, subfd;
+	DIR *dir;
+
+	if (fstat(dirfd, &st))
+		return -errno;
+	sub = w->fn((uint64_t)st.st_ino, level, len ? w->path : "/", w->arg);
+	if (sub < 0 || !depth)
+		return sub < 0 ? sub : n;
+	subfd = dup(dirfd);
+	if (subfd < 0 || !(dir = fdopendir(subfd))) {
+		if (subfd >= 0)
+			close(subfd);
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		size_t name_len = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.' ||
+		    len + 1 + name_len >= sizeof(w->path))
+			continue;	/* a path too long to announce */
+		subfd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (subfd < 0)
+			continue;	/* removed while we read */
+		w->path[len] = '/';
+		memcpy(w->path + len + 1, de->d_name, name_len + 1);
+		sub = ct_groups_at(w, subfd, len + 1 + name_len, level + 1, depth - 1);
+		w->path[len] = '\0';
+		close(subfd);
+		if (sub < 0) {
+			n = sub;
+			break;
+		}
+		n += sub;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ct_cgroup_groups(const char *mnt, unsigned int max_depth,
+		     int (*fn)(uint64_t id, uint32_t level, const char *path,
+			       void *arg), void *arg)
+{
+	struct ct_groups_walk w = { fn, arg, "" };
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = ct_groups_at(&w, fd, 0, 0, max_depth);
+	close(fd);
+	return n;
+}
+
+int ct_cgroup_of_task(const char *text, char *path, size_t size)
+{
+	const char *line, *end;
+	size_t len;
+
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		end = strchr(line, '\n');
+		len = end ? (size_t)(end - line - 3) : strlen(line + 3);
+		if (len >= size)
+			return -ENAMETOOLONG;
+		memcpy(path, line + 3, len);
+		path[len] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}

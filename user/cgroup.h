@@ -49,4 +49,31 @@ int ct_cgroup_resolve(const char *arg, struct ct_cgroup *cg, FILE *err,
 int ct_cgroup_threads(const char *dir, unsigned int max_depth,
 		      int (*fn)(uint32_t tid, void *arg), void *arg);
 
+/*
+ * The mount point of the whole cgroup2 hierarchy (a cgroup2 mount whose
+ * root is the hierarchy's) in @mountinfo's text, into @mnt. Returns 0,
+ * -ENOENT when there is none, -EINVAL on a line it cannot read.
+ */
+int ct_cgroup_mount(const char *mountinfo, char *mnt, size_t size);
+
+/* The same from /proc/self/mountinfo */
+int ct_cgroup_find_mount(char *mnt, size_t size);
+
+/*
+ * Call @fn for the group at @mnt (the hierarchy's root, path "/") and
+ * every group below it, @max_depth levels down at most, with its id, its
+ * depth and its path from the root. Returns the number of groups, or a
+ * negative errno when @mnt cannot be read or @fn fails.
+ */
+int ct_cgroup_groups(const char *mnt, unsigned int max_depth,
+		     int (*fn)(uint64_t id, uint32_t level, const char *path,
+			       void *arg), void *arg);
+
+/*
+ * A task's cgroup v2 path ("/" or "/a/b") from the text of its
+ * /proc/PID/cgroup (the "0::PATH" line). Returns 0, -ENOENT when there
+ * is no such line, -ENAMETOOLONG when it does not fit in @size.
+ */
+int ct_cgroup_of_task(const char *text, char *path, size_t size);
+
 #endif /* CORETRACE_CGROUP_H */

@@ -111,6 +111,19 @@ static const struct ct_ctf_field ct_f_function[] = {
 	END
 };
 
+static const struct ct_ctf_field ct_f_task_cgroup[] = {
+	F(ct_task_cgroup, pid, "_tid", CT_CTF_UINT),
+	F(ct_task_cgroup, cgroup_id, "_cgroup_id", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_cgroup_name[] = {
+	F(ct_cgroup_name, cgroup_id, "_cgroup_id", CT_CTF_UINT),
+	F(ct_cgroup_name, level, "_level", CT_CTF_UINT),
+	F(ct_cgroup_name, path, "_path", CT_CTF_STRING),
+	END
+};
+
 _Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
 	       "record types must leave the extended header's id free");
 
@@ -135,6 +148,8 @@ const struct ct_ctf_event ct_ctf_events[CT_EV_MAX] = {
 	[CT_EV_TIMER_EXPIRE_ENTRY] = { "timer_expire_entry", ct_f_function },
 	[CT_EV_HRTIMER_EXPIRE_ENTRY] = { "timer_hrtimer_expire_entry", ct_f_function },
 	[CT_EV_WORKQUEUE_EXECUTE_START] = { "workqueue_execute_start", ct_f_function },
+	[CT_EV_TASK_CGROUP] = { "coretrace_task_cgroup", ct_f_task_cgroup },
+	[CT_EV_CGROUP_NAME] = { "coretrace_cgroup_name", ct_f_cgroup_name },
 };
 
 static void ct_uuid_text(const unsigned char u[16], char out[37])

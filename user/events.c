@@ -546,6 +546,10 @@ static void ct_json_function(struct ct_buf *b, const union ct_record *rec,
 #define ct_json_comm NULL
 #define ct_text_irq_name NULL
 #define ct_json_irq_name NULL
+#define ct_text_task_cgroup NULL
+#define ct_json_task_cgroup NULL
+#define ct_text_cgroup_name NULL
+#define ct_json_cgroup_name NULL
 
 static uint32_t ct_irq_slot(uint32_t irq)
 {
@@ -650,6 +654,9 @@ static void ct_terminate_strings(union ct_record *rec)
 		break;
 	case CT_EV_SCHED_PROCESS_EXEC:
 		rec->exec.filename[CT_FILENAME_LEN - 1] = '\0';
+		break;
+	case CT_EV_CGROUP_NAME:
+		rec->cgroup_name.path[CT_CGROUP_PATH_LEN - 1] = '\0';
 		break;
 	default:
 		break;

@@ -31,6 +31,8 @@ union ct_record {
 	struct ct_irq irq;
 	struct ct_softirq softirq;
 	struct ct_function function;
+	struct ct_task_cgroup task_cgroup;
+	struct ct_cgroup_name cgroup_name;
 };
 
 /* irq number -> handler name, fed by irq_name records; bounded */
