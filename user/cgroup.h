@@ -76,4 +76,46 @@ int ct_cgroup_groups(const char *mnt, unsigned int max_depth,
  */
 int ct_cgroup_of_task(const char *text, char *path, size_t size);
 
+/*
+ * What the records say about groups: each task's group (task_cgroup) and
+ * each group's path (cgroup_name). Fixed size, allocated once, oldest
+ * entries replaced when a probe run is full, as the comm cache does.
+ */
+struct ct_cg_task {
+	uint32_t pid;
+	uint32_t used;		/* 0: empty, else insertion stamp */
+	uint64_t id;
+};
+
+struct ct_cg_group {
+	uint64_t id;
+	uint32_t level;
+	uint32_t used;
+	char path[CT_CGROUP_PATH_LEN];
+};
+
+struct ct_cgroup_names {
+	struct ct_cg_task *tasks;
+	struct ct_cg_group *groups;
+	uint32_t task_mask, group_mask;	/* capacity - 1 */
+	uint32_t stamp;
+};
+
+/* Room for @tasks tasks and @groups groups (powers of two); 0 or -ENOMEM */
+int ct_cgroup_names_init(struct ct_cgroup_names *n, uint32_t tasks,
+			 uint32_t groups);
+void ct_cgroup_names_prefault(struct ct_cgroup_names *n);
+void ct_cgroup_names_free(struct ct_cgroup_names *n);
+
+void ct_cgroup_set_task(struct ct_cgroup_names *n, uint32_t pid, uint64_t id);
+/* @pid's group, 0 when it was never announced */
+uint64_t ct_cgroup_task(const struct ct_cgroup_names *n, uint32_t pid);
+void ct_cgroup_set_group(struct ct_cgroup_names *n, uint64_t id,
+			 uint32_t level, const char *path);
+/* group @id's path, NULL when it was never announced */
+const char *ct_cgroup_path(const struct ct_cgroup_names *n, uint64_t id);
+
+/* Learn from a task_cgroup or cgroup_name record; others are ignored */
+void ct_cgroup_learn(struct ct_cgroup_names *n, int type, const void *rec);
+
 #endif /* CORETRACE_CGROUP_H */

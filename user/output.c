@@ -18,6 +18,11 @@ int ct_names_init(struct ct_names *n, size_t capacity)
 	memset(n, 0, sizeof(*n));
 	if (ct_comm_cache_init(&n->comms, (uint32_t)capacity))
 		return -ENOMEM;
+	if (ct_cgroup_names_init(&n->cgroups, (uint32_t)capacity,
+				 CT_CGROUP_GROUPS)) {
+		ct_comm_cache_free(&n->comms);
+		return -ENOMEM;
+	}
 	n->pctx.comms = &n->comms;
 	n->pctx.irqs = &n->irqs;
 	n->pctx.syms = &n->syms;
@@ -35,6 +40,7 @@ int ct_names_load_ksyms(struct ct_names *n, FILE *f)
 void ct_names_free(struct ct_names *n)
 {
 	ct_comm_cache_free(&n->comms);
+	ct_cgroup_names_free(&n->cgroups);
 	ct_ksyms_free(&n->ksyms);
 }
 

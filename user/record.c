@@ -889,6 +889,7 @@ static int ct_session_init(struct ct_session *s,
 	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
 	ct_comm_cache_prefault(&s->names.comms);
+	ct_cgroup_names_prefault(&s->names.cgroups);
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {
