@@ -1338,8 +1338,41 @@ static int ct_names_put_ksyms(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	return err;
 }
 
+/* The groups and the tasks' groups known, as name events */
+static int ct_names_put_cgroups(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+				const struct ct_cgroup_names *cg,
+				union ct_record *rec, long *written)
+{
+	uint32_t i;
+	int err = 0;
+
+	rec->hdr.type = CT_EV_CGROUP_NAME;
+	for (i = 0; cg && cg->groups && i <= cg->group_mask && !err; i++) {
+		const struct ct_cg_group *g = &cg->groups[i];
+
+		if (!g->used)
+			continue;
+		rec->cgroup_name.cgroup_id = g->id;
+		rec->cgroup_name.level = g->level;
+		memcpy(rec->cgroup_name.path, g->path, CT_CGROUP_PATH_LEN);
+		err = ct_names_put(ctf, s, rec, written);
+	}
+	rec->hdr.type = CT_EV_TASK_CGROUP;
+	for (i = 0; cg && cg->tasks && i <= cg->task_mask && !err; i++) {
+		const struct ct_cg_task *t = &cg->tasks[i];
+
+		if (!t->used || !t->pid)
+			continue;
+		rec->task_cgroup.pid = t->pid;
+		rec->task_cgroup.cgroup_id = t->id;
+		err = ct_names_put(ctf, s, rec, written);
+	}
+	return err;
+}
+
 long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
-			const struct ct_irq_names *irqs, uint64_t ts)
+			const struct ct_irq_names *irqs,
+			const struct ct_cgroup_names *cgroups, uint64_t ts)
 {
 	struct ct_ctf_stream s;
 	union ct_record rec;
@@ -1372,6 +1405,8 @@ long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
 		memcpy(rec.irq_name.name, irqs->slot[i].name, CT_IRQ_NAME_LEN);
 		err = ct_names_put(ctf, &s, &rec, &written);
 	}
+	if (!err)
+		err = ct_names_put_cgroups(ctf, &s, cgroups, &rec, &written);
 	if (!err)
 		err = ct_names_put_ksyms(ctf, &s, ts, &written);
 	if (!err)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cgroup.h"
 #include "comm_cache.h"
 #include "events.h"
 
@@ -177,7 +178,8 @@ int ct_ctf_emit(struct ct_ctf *ctf, unsigned int cpu, const unsigned char *packe
  * or -errno.
  */
 long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
-			const struct ct_irq_names *irqs, uint64_t ts);
+			const struct ct_irq_names *irqs,
+			const struct ct_cgroup_names *cgroups, uint64_t ts);
 /* Finish every CPU's packet now (to the sink, or the writer). */
 int ct_ctf_flush_all(struct ct_ctf *ctf);
 /* The writer's news (errors, finished directories), without waiting. */

@@ -35,6 +35,8 @@ struct ct_session {
 	struct ct_names names;
 	struct ct_output *out;		/* lines, the capture or the overview */
 	unsigned long long received[CT_EV_MAX];
+	/* records user space wrote: the groups when tracing began */
+	unsigned long long announced[CT_EV_MAX];
 	unsigned long long corrupt;
 	struct ct_trigger_ctl triggers;
 	unsigned long long trigger_records;
@@ -166,7 +168,7 @@ static int ct_cg_feed(struct ct_cg_start *c, union ct_record *rec, int type)
 	rec->hdr.type = (uint8_t)type;
 	rec->hdr.flags = 0;
 	rec->hdr.cpu = 0;
-
+	c->s->announced[type]++;
 	return ct_output_feed(c->s->out, rec) ? -EIO : 0;
 }
 
@@ -750,6 +752,10 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
+	if (s->announced[CT_EV_CGROUP_NAME])
+		fprintf(stderr, "coretrace: %llu groups and %llu tasks' groups announced from /sys/fs/cgroup and /proc when tracing began\n",
+			s->announced[CT_EV_CGROUP_NAME],
+			s->announced[CT_EV_TASK_CGROUP]);
 	if (missed)
 		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
 			missed);
