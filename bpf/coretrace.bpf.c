@@ -191,20 +191,24 @@ struct {
 } ct_tids SEC(".maps");
 
 /*
- * -G: the tasks in the groups. The current task is asked of the kernel;
- * any other (the task woken, the one switched in) is looked up here. User
- * space seeds it from the groups' cgroup.threads; the handlers keep it: the
- * current task's answer is written back, a child joins with its parent, a
- * task moved (cgroup_attach_task) is judged by the path of its new group,
- * a task that exited leaves.
+ * -G: the tasks in the groups, one bit per pid (512 KiB for the kernel's
+ * 4M pids). The current task is asked of the kernel; any other (the task
+ * woken, the one switched in) is looked up here. An array lookup the
+ * verifier inlines: a hash, hashing its key on every lookup, made a hit
+ * rejected by -G cost more than a record (make bench). User space seeds
+ * it from the groups' cgroup.threads; the handlers keep it: the current
+ * task's answer is written back, a child joins with its parent, a task
+ * moved (cgroup_attach_task) is judged by the path of its new group, a
+ * task that exited leaves. Bits change with atomic and/or: CPUs share
+ * words.
  */
-#define CT_CG_TASKS		65536
+#define CT_CG_WORDS		(CT_PID_LIMIT / 64)
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CT_CG_TASKS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_CG_WORDS);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u64);
 } ct_cg_tids SEC(".maps");
 
 /* a moved task's new path, read from its record (too big for the stack) */
@@ -430,15 +434,33 @@ static __always_inline bool ct_cg_current(void)
 	return false;
 }
 
+/* @tid's word of ct_cg_tids, or NULL */
+static __always_inline __u64 *ct_cg_word(__u32 tid)
+{
+	__u32 word = tid / 64;
+
+	return bpf_map_lookup_elem(&ct_cg_tids, &word);
+}
+
 /* Keep ct_cg_tids's answer for @tid */
 static __always_inline void ct_cg_remember(__u32 tid, bool in)
 {
-	__u8 one = 1;
+	__u64 *word = ct_cg_word(tid), bit = 1ull << (tid & 63);
 
+	if (!word)
+		return;
 	if (in)
-		bpf_map_update_elem(&ct_cg_tids, &tid, &one, BPF_ANY);
+		__sync_fetch_and_or(word, bit);
 	else
-		bpf_map_delete_elem(&ct_cg_tids, &tid);
+		__sync_fetch_and_and(word, ~bit);
+}
+
+/* What ct_cg_tids says of @tid */
+static __always_inline bool ct_cg_known(__u32 tid)
+{
+	__u64 *word = ct_cg_word(tid);
+
+	return word && (*word >> (tid & 63)) & 1;
 }
 
 /*
@@ -447,7 +469,7 @@ static __always_inline void ct_cg_remember(__u32 tid, bool in)
  */
 static __always_inline bool ct_cg_task_ok(__u32 tid)
 {
-	bool known = bpf_map_lookup_elem(&ct_cg_tids, &tid);
+	bool known = ct_cg_known(tid);
 	bool in;
 
 	if (tid != (__u32)bpf_get_current_pid_tgid())
@@ -741,7 +763,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 
 	/* -G: a task switched out for the last time leaves the groups */
 	if (ct_filter_cgroups && (ctx->prev_state & CT_STATE_EXITED))
-		bpf_map_delete_elem(&ct_cg_tids, &prev_pid);
+		ct_cg_remember(prev_pid, false);
 	if (!want)
 		return 0;
 	ct_announce(prev_pid, ctx->prev_comm);
@@ -932,7 +954,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	ct_forget_name(pid);
 	ct_forget_cgroup(pid);
 	if (ct_filter_cgroups)
-		bpf_map_delete_elem(&ct_cg_tids, &pid);
+		ct_cg_remember(pid, false);
 	return 0;
 }
 

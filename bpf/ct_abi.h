@@ -302,5 +302,6 @@ struct ct_trigger_state {
 /* limits of the filters set at load time */
 #define CT_MAX_CPUS		1024
 #define CT_MAX_CGROUPS		8	/* -G given this many times at most */
+#define CT_PID_LIMIT		4194304	/* the kernel's PID_MAX_LIMIT */
 
 #endif /* CORETRACE_CT_ABI_H */

@@ -18,7 +18,7 @@
 #define CT_EXIT_FAILURE		1	/* runtime: no privileges, no BTF... */
 #define CT_EXIT_USAGE		2	/* bad command line */
 
-#define CT_PID_MAX		4194304	/* the kernel's PID_MAX_LIMIT */
+#define CT_PID_MAX		CT_PID_LIMIT	/* the kernel's PID_MAX_LIMIT */
 
 _Static_assert(CT_EV_MAX <= 64, "event masks are 64 bits");
 

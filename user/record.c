@@ -420,9 +420,18 @@ static void ct_configure_cgroups(struct coretrace_bpf__rodata *ro,
 static int ct_cg_seed_one(uint32_t tid, void *arg)
 {
 	int fd = *(int *)arg;
-	__u8 one = 1;
+	__u32 key = tid / 64;
+	__u64 word;
 
-	return bpf_map_update_elem(fd, &tid, &one, BPF_ANY) ? -errno : 0;
+	/*
+	 * BPF sets and clears bits of the same word meanwhile: a bit lost
+	 * to this read-modify-write is written back the next time its task
+	 * is the current one
+	 */
+	if (tid >= CT_PID_LIMIT || bpf_map_lookup_elem(fd, &key, &word))
+		return tid >= CT_PID_LIMIT ? 0 : -errno;
+	word |= 1ull << (tid & 63);
+	return bpf_map_update_elem(fd, &key, &word, BPF_ANY) ? -errno : 0;
 }
 
 /*
@@ -477,7 +486,7 @@ static int ct_configure(struct coretrace_bpf *skel,
 	if (!opts->trigger.delay_ns &&
 	    bpf_map__set_max_entries(skel->maps.ct_runnable, 1))
 		return -EINVAL;
-	/* -G's tasks, only when it is given (a hash is allocated whole) */
+	/* -G's tasks, only when it is given (512 KiB otherwise unused) */
 	if (!opts->ncgroups &&
 	    bpf_map__set_max_entries(skel->maps.ct_cg_tids, 1))
 		return -EINVAL;

@@ -16,8 +16,11 @@ median over repetitions.
 import statistics
 import sys
 
-TRACERS = ["none", "coretrace", "coretrace-fr", "coretrace-trig",
+TRACERS = ["none", "none-cg", "coretrace", "coretrace-fr", "coretrace-trig",
            "coretrace-cg", "coretrace-cgx", "perf", "trace-cmd", "bpftrace"]
+# each traced run against its baseline's run of the same repetition:
+# coretrace-cg's workload runs in a group, and so does none-cg's
+BASELINE = {"coretrace-cg": "none-cg"}
 # coretrace's modes; coretrace-cgx's events are the hits its filter rejected
 CORETRACE_MODES = [t for t in TRACERS if t.startswith("coretrace")]
 
@@ -59,11 +62,15 @@ def summarize_kernel(runs):
     # run of the same repetition (they ran minutes apart at most, so a
     # drift of the emulated machine's speed cancels), median over reps
     for workload, by_tracer in rows.items():
-        base = {r["rep"]: r["ns"] for r in runs[(workload, "none")]}
         for tracer, row in by_tracer.items():
+            name = BASELINE.get(tracer, "none")
+            if (workload, name) not in runs:
+                name = "none"
+            base = {r["rep"]: r["ns"] for r in runs[(workload, name)]}
             per_rep = [(r["ns"] - base[r["rep"]]) / (r["events"] + r["lost"])
                        for r in runs[(workload, tracer)]
-                       if tracer != "none" and r["events"] and r["rep"] in base]
+                       if not tracer.startswith("none") and r["events"]
+                       and r["rep"] in base]
             row["overhead"] = median(per_rep) if per_rep else None
             row["spread"] = (max(per_rep) - min(per_rep)) / 2 if per_rep else None
     return rows
@@ -85,8 +92,10 @@ def table(rows, workload):
         row = by_tracer.get(tracer)
         if not row:
             continue
-        if tracer == "none":
-            out.append(f"| none (baseline) | {row['reps']} | {row['ns'] / 1e6:.1f} "
+        if tracer.startswith("none"):
+            label = "none (baseline)" if tracer == "none" else \
+                "none-cg (coretrace-cg's baseline)"
+            out.append(f"| {label} | {row['reps']} | {row['ns'] / 1e6:.1f} "
                        f"| - | - | - | - | - | - | {row['idle_ms']} |")
             continue
         out.append(
@@ -139,19 +148,19 @@ def goals(rows, workload):
                  f"({ct['lost_all']} lost in all runs)")
     # the other tracers (coretrace's always-on modes are coretrace too)
     smallest = min((r["bytes_per_event"], name) for name, r in t.items()
-                   if name == "coretrace" or name not in CORETRACE_MODES)
+                   if name == "coretrace" or name not in CORETRACE_MODES + ["none", "none-cg"])
     lines.append(f"smallest on disk: "
                  f"{'met' if smallest[1] == 'coretrace' else 'MISSED'} "
                  f"({ct['bytes_per_event']:.1f} bytes/event; next "
                  + ", ".join(f"{name} {r['bytes_per_event']:.1f}"
                              for name, r in t.items()
-                             if name not in CORETRACE_MODES + ["none"]) + ")")
+                             if name not in CORETRACE_MODES + ["none", "none-cg"]) + ")")
     return lines
 
 
 def headline(kernels):
     """one line per kernel and workload: overhead and bytes per event"""
-    others = [t for t in TRACERS if t not in ("none", "coretrace")]
+    others = [t for t in TRACERS if t not in ("none", "none-cg", "coretrace")]
     out = ["## Summary", "",
            "Overhead per traced event in instructions (emulated ns; "
            "lower is better), coretrace's against perf's, and bytes per "
@@ -208,7 +217,9 @@ def main():
            "never fires) what is on disk is the last snapshot: its bytes "
            "per record it holds.",
            "- coretrace-cg: record -o with -G naming a group the "
-           "workload runs in; coretrace-cgx: -G naming an empty group, "
+           "workload runs in, against none-cg (the workload in that group, "
+           "untraced: a task in a group costs the kernel more than one in "
+           "the root); coretrace-cgx: -G naming an empty group, "
            "so every hit is rejected in BPF: its events are the hits "
            "rejected (coretrace's filtered counts) and its overhead is "
            "what a rejected hit costs.",

@@ -13,8 +13,9 @@
  * the same and starts once FILE exists (a tracer's start can take longer
  * than any fixed wait under emulation; 120 s at most), or, when FILE is a
  * FIFO, once a byte is written to it (one wakeup, where polling for a
- * file wakes ping every 10 ms). On success the
- * last line on stdout is
+ * file wakes ping every 10 ms). On success the last two lines on stdout
+ * are
+ *   pingpong: pong=PID blocked=B    (pong's voluntary switches in the rounds)
  *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T
  */
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,6 +71,7 @@ static int xfer(int rfd, int wfd, char *byte, int read_first)
 
 static int pong(int rfd, int wfd, long rounds)
 {
+	struct rusage before, after;
 	char byte = 'r';
 	long i;
 
@@ -77,9 +80,15 @@ static int pong(int rfd, int wfd, long rounds)
 	/* tell ping we are named and ready */
 	if (write(wfd, &byte, 1) != 1)
 		return 1;
+	getrusage(RUSAGE_SELF, &before);
 	for (i = 0; i < rounds; i++)
 		if (xfer(rfd, wfd, &byte, 1))
 			return 1;
+	getrusage(RUSAGE_SELF, &after);
+	/* each time pong blocked in the rounds ended with one wakeup of it */
+	printf("pingpong: pong=%d blocked=%ld\n", (int)getpid(),
+	       after.ru_nvcsw - before.ru_nvcsw);
+	fflush(stdout);
 	return 0;
 }
 
