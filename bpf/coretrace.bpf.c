@@ -862,6 +862,13 @@ int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 	return 0;
 }
 
+/* -G: a child joins its parent's group */
+static __always_inline void ct_cg_fork(__u32 child_pid)
+{
+	if (ct_tracing && ct_cg_current())
+		ct_cg_remember(child_pid, true);
+}
+
 SEC("tp/sched/sched_process_fork")
 int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 {
@@ -870,8 +877,8 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 	struct ct_fork *rec;
 
 	/* -G: the child starts in its parent's group */
-	if (ct_filter_cgroups && ct_tracing && ct_cg_current())
-		ct_cg_remember(child_pid, true);
+	if (ct_filter_cgroups)
+		ct_cg_fork(child_pid);
 	if (!ct_fork_records)
 		return 0;
 	if (!ct_want2(CT_EV_SCHED_PROCESS_FORK, parent_pid, ctx->parent_comm,
@@ -923,38 +930,42 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	return 0;
 }
 
-static __always_inline void
-ct_emit_exit(struct trace_event_raw_sched_process_template *ctx, __u32 pid)
+/* -G: a task that exits leaves the groups (after ct_want judged it) */
+static __always_inline void ct_cg_exit(__u32 pid)
 {
-	struct ct_exit *rec;
-
-	if (!ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm))
-		return;
-	ct_announce(pid, ctx->comm);
-	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
-	if (!rec) {
-		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
-		return;
-	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
-	rec->pid = pid;
-	rec->prio = (__u8)ctx->prio;
-	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
-	ct_submit(rec);
+	ct_cg_remember(pid, false);
 }
 
 SEC("tp/sched/sched_process_exit")
 int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx)
 {
 	__u32 pid = ctx->pid;
+	struct ct_exit *rec;
 
-	if (ct_exit_records)
-		ct_emit_exit(ctx, pid);
-	/* a later task with this pid must announce its own name and group */
-	ct_forget_name(pid);
+	/* a later task with this pid must announce its own group */
 	ct_forget_cgroup(pid);
+	if (!ct_exit_records || !ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm)) {
+		if (ct_filter_cgroups)
+			ct_cg_exit(pid);
+		return 0;
+	}
+	ct_announce(pid, ctx->comm);
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
+	if (!rec) {
+		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
+		if (ct_filter_cgroups)
+			ct_cg_exit(pid);
+		return 0;
+	}
+	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
+	rec->pid = pid;
+	rec->prio = (__u8)ctx->prio;
+	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
+	ct_submit(rec);
+	/* a later task with this pid must announce its own name */
+	ct_forget_name(pid);
 	if (ct_filter_cgroups)
-		ct_cg_remember(pid, false);
+		ct_cg_exit(pid);
 	return 0;
 }
 
