@@ -118,26 +118,32 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/* Group @rel below @dir ("" for @dir itself) listing @threads */
+static void make_group(const char *dir, const char *rel, const char *threads)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", dir, rel);
+	if (*rel)
+		mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s%s/cgroup.threads", dir, rel);
+	write_file(path, threads);
+}
+
 static void test_threads(void)
 {
+	static const char *const hostile[] = {
+		"12x\n", "-5\n", "0\n", "99999999999\n", "\n",
+	};
 	char dir[] = "/tmp/ct-cgroup-XXXXXX", path[256];
 	uint64_t sum = 0;
+	size_t i;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/cgroup.threads", dir);
-	write_file(path, "10\n20\n");
-	snprintf(path, sizeof(path), "%s/a", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/a/cgroup.threads", dir);
-	write_file(path, "300\n");
-	snprintf(path, sizeof(path), "%s/a/b", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/a/b/cgroup.threads", dir);
-	write_file(path, "4000\n");
-	snprintf(path, sizeof(path), "%s/a/empty", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/a/empty/cgroup.threads", dir);
-	write_file(path, "");
+	make_group(dir, "", "10\n20\n");
+	make_group(dir, "/a", "300\n");
+	make_group(dir, "/a/b", "4000\n");
+	make_group(dir, "/a/empty", "");
 
 	/* the group and every group below it */
 	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), 4);
@@ -151,16 +157,10 @@ static void test_threads(void)
 	write_file(path, "666\n");
 	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -ECANCELED);
 	/* hostile lists */
-	write_file(path, "12x\n");
-	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
-	write_file(path, "-5\n");
-	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
-	write_file(path, "0\n");
-	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
-	write_file(path, "99999999999\n");
-	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
-	write_file(path, "\n");
-	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		write_file(path, hostile[i]);
+		CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
+	}
 	/* a group without a thread list, and no group at all */
 	unlink(path);
 	sum = 0;
