@@ -59,11 +59,14 @@ enum ct_format {
 };
 
 /* What the printers need besides the record itself. */
+struct ct_cgroup_names;
+
 struct ct_print_ctx {
 	const struct ct_comm_cache *comms;
 	struct ct_ksyms *ksyms;			/* may be NULL */
 	const struct ct_irq_names *irqs;	/* may be NULL */
 	const struct ct_symtab *syms;		/* a capture's names, or NULL */
+	const struct ct_cgroup_names *cgroups;	/* groups' paths, or NULL */
 };
 
 /* A function's name: the kernel's symbols, a capture's, or NULL. */

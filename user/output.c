@@ -26,6 +26,7 @@ int ct_names_init(struct ct_names *n, size_t capacity)
 	n->pctx.comms = &n->comms;
 	n->pctx.irqs = &n->irqs;
 	n->pctx.syms = &n->syms;
+	n->pctx.cgroups = &n->cgroups;
 	return 0;
 }
 
@@ -268,15 +269,15 @@ static const struct ct_output_ops ct_top_ops = {
 	.close = ct_top_close,
 };
 
-struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
-				unsigned int rows, int ncpus,
+struct ct_output *ct_top_output(FILE *f, int in_fd,
+				const struct ct_live_view *view, int ncpus,
 				struct ct_names *names, uint64_t now_ns)
 {
 	struct ct_top *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	t->top = ct_live_top_open(f, in_fd, interval_s, rows, ncpus,
+	t->top = ct_live_top_open(f, in_fd, view, ncpus,
 				  &names->pctx, now_ns);
 	if (!t->top) {
 		free(t);

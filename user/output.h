@@ -187,8 +187,9 @@ struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
 				     void *ctx, struct ct_names *names);
 
 /* The live overview (live_top.h) on @f, keys from @in_fd. NULL: no memory. */
-struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
-				unsigned int rows, int ncpus,
+struct ct_live_view;
+struct ct_output *ct_top_output(FILE *f, int in_fd,
+				const struct ct_live_view *view, int ncpus,
 				struct ct_names *names, uint64_t now_ns);
 
 #endif

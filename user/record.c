@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
 #include "layout.h"
+#include "live_top.h"
 #include "record.h"
 #include "output.h"
 #include "sys.h"
@@ -967,8 +968,13 @@ static int ct_open_capture(struct ct_session *s)
 static int ct_open_output(struct ct_session *s)
 {
 	if (s->opts->top_interval > 0) {
-		s->out = ct_top_output(stdout, STDIN_FILENO,
-				       s->opts->top_interval, s->opts->top_rows,
+		struct ct_live_view view = {
+			.interval_s = s->opts->top_interval,
+			.rows = s->opts->top_rows,
+			.by_cgroup = s->opts->top_by_cgroup,
+		};
+
+		s->out = ct_top_output(stdout, STDIN_FILENO, &view,
 				       libbpf_num_possible_cpus(), &s->names,
 				       ct_mono_ns());
 		if (!s->out)

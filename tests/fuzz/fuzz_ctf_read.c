@@ -27,7 +27,7 @@ static void fuzz_ksym(void *ctx, uint64_t addr, const char *name)
 
 static void fuzz_record(const union ct_record *rec, void *ctx)
 {
-	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms };
+	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms, NULL };
 	char line[512];
 
 	(void)ctx;
