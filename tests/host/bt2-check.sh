@@ -61,7 +61,8 @@ check "timestamps going back within a stream" 0 "$back"
 # the raw records, the timechart as well-formed SVG with a lane per CPU
 "$ct" convert "$work/cap" --perfetto "$work/trace.json" 2> "$work/convert.err"
 check "coretrace convert exit status" 0 $?
-"$(dirname "$0")/check-perfetto.py" "$work/trace.json" "$work/report.json" 1000=task-0 1047=task-47
+"$(dirname "$0")/check-perfetto.py" "$work/trace.json" "$work/report.json" 1000=task-0 1047=task-47 \
+	1000@/ 1001@/system.slice 1002@/system.slice/db.service
 check "check-perfetto" 0 $?
 "$ct" timechart "$work/cap" -o "$work/chart.svg" -n 10 2> "$work/timechart.err"
 check "coretrace timechart exit status" 0 $?
