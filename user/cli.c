@@ -869,7 +869,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 
 static void ct_timechart_usage(FILE *out)
 {
-	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS]\n"
+	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS] [--by cgroup]\n"
 	      "\n"
 	      "Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
 	      "task that ran, or idle), a lane per task for the busiest ones\n"
@@ -877,7 +877,9 @@ static void ct_timechart_usage(FILE *out)
 	      "\n"
 	      "  -o, --output FILE        the SVG to write (required)\n"
 	      "  -n, --tasks N            task lanes (default 20)\n"
-	      "  -w, --width PIXELS       width of the time axis (default 1600)\n",
+	      "  -w, --width PIXELS       width of the time axis (default 1600)\n"
+	      "      --by cgroup          CPU lanes coloured by the cgroup of the task\n"
+	      "                           that ran (--by task: a colour per task)\n",
 	      out);
 }
 
@@ -888,6 +890,7 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 		{ "output", required_argument, NULL, 'o' },
 		{ "tasks",  required_argument, NULL, 'n' },
 		{ "width",  required_argument, NULL, 'w' },
+		{ "by",     required_argument, NULL, CT_OPT_BY },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -925,6 +928,9 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 				optarg);
 			return CT_PARSE_ERROR;
 		}
+		if (c == CT_OPT_BY &&
+		    ct_parse_by(optarg, &opts->by_cgroup, err, "timechart"))
+			return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc || !opts->output) {
 		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");

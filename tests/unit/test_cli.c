@@ -536,6 +536,10 @@ static void test_view_args(void)
 	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -w 50", &to, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace timechart: invalid width '50' (want 100 to 100000 pixels)\n");
 	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n lots", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cgroup", &to, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(to.by_cgroup);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cpu", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace timechart: --by wants task or cgroup, not 'cpu'\n");
 
 	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(co.dir, "cap");
