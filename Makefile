@@ -173,6 +173,7 @@ vm-test: $(INITRAMFS) $(filter $(STOCK_MODULE),$(MODULE))
 		--param tests=$(words $(wildcard tests/guest/t_*))
 	tests/vm/check-capture.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-render.sh $(BUILD)/vm/$(KIND)/artifacts
+	tests/vm/check-cgattr.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-parts.sh $(BUILD)/vm/$(KIND)/artifacts
 
 # against the headers of the stock kernel the guests boot (the release

@@ -75,6 +75,8 @@ struct tc_chart {
 	struct ct_cgroup_names now;	/* --by cgroup: tasks' groups, drawing */
 	uint64_t elements;
 	int svg_width;
+	/* --by cgroup: a hue per key, by the group's rank; -1: none */
+	int16_t group_hue[CT_AN_GROUPS + 2];
 	struct tc_legend_item {
 		char color[32];
 		char text[CT_CGROUP_PATH_LEN + 48];
@@ -82,7 +84,8 @@ struct tc_chart {
 	int nlegend;
 };
 
-static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t len)
+static void tc_color(const struct tc_chart *c, const struct tc_lane *l,
+		     uint32_t key, char *buf, size_t len)
 {
 	static const char *const task_colors[] = {
 		[TC_RUNNING] = "#2e7d32", [TC_RUNNABLE] = "#e53935",
@@ -93,6 +96,11 @@ static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t le
 		snprintf(buf, len, "%s", task_colors[key]);
 	else if (!key)
 		snprintf(buf, len, "#c9ced6");	/* idle */
+	else if (c->opts->by_cgroup && key <= CT_AN_GROUPS + 1 &&
+		 c->group_hue[key] >= 0)
+		snprintf(buf, len, "hsl(%d,60%%,48%%)", c->group_hue[key]);
+	else if (c->opts->by_cgroup)
+		snprintf(buf, len, "#8a8f98");	/* a group past the legend */
 	else
 		snprintf(buf, len, "hsl(%u,60%%,%u%%)", (key * 137u) % 360u,
 			 42u + (key * 7u) % 20u);
@@ -137,7 +145,7 @@ static void tc_draw_mix(struct tc_chart *c, const struct tc_lane *l, int width)
 		if (!h)
 			continue;
 		bottom -= h;
-		tc_color(l, order[i], color, sizeof(color));
+		tc_color(c, l, order[i], color, sizeof(color));
 		fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 			TC_LEFT + l->run_start, bottom, width, h, color);
 		c->elements++;
@@ -158,7 +166,7 @@ static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 		tc_draw_mix(c, l, width);
 		return;
 	}
-	tc_color(l, l->run_key, color, sizeof(color));
+	tc_color(c, l, l->run_key, color, sizeof(color));
 	fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 		TC_LEFT + l->run_start, l->y, width, TC_LANE, color);
 	c->elements++;
@@ -523,13 +531,15 @@ static void tc_legend_groups(struct tc_chart *c)
 		if (!rows[i].runtime_ns)
 			break;
 		key = g ? (uint32_t)(g - c->an.groups) + 1 : TC_KEY_NO_GROUP;
-		tc_color(&(struct tc_lane){ .cpu = true }, key, color, sizeof(color));
+		/* the golden angle from blue: neighbours in rank stay apart */
+		c->group_hue[key] = (int16_t)((200 + 137 * (int)i) % 360);
+		tc_color(c, &(struct tc_lane){ .cpu = true }, key, color, sizeof(color));
 		tc_legend_add(c, color, ct_group_name(&c->names.pctx, rows[i].id,
 						      buf, sizeof(buf)));
 	}
 	if (i < n && rows[i].runtime_ns) {
-		snprintf(buf, sizeof(buf), "and %zu more groups", n - i);
-		tc_legend_add(c, "#ffffff", buf);
+		snprintf(buf, sizeof(buf), "%zu more groups", n - i);
+		tc_legend_add(c, "#8a8f98", buf);
 	}
 	free(rows);
 }
@@ -675,6 +685,7 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		goto out;
 	}
 	c->opts = opts;
+	memset(c->group_hue, 0xff, sizeof(c->group_hue));	/* -1: none */
 	err = ct_output_check(opts->output, opts->dir, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "coretrace timechart: %s\n", why);
