@@ -298,7 +298,8 @@ static void ct_on_task_cgroup(struct ct_analysis *a,
 	struct ct_an_group *g;
 	int cpu;
 
-	if (!t || (t->grp && t->group == tc->cgroup_id))
+	/* no group has id 0 (the root's is 1): a damaged record */
+	if (!t || !tc->cgroup_id || (t->grp && t->group == tc->cgroup_id))
 		return;
 	/* rare records: the CPUs are searched rather than kept per task */
 	for (cpu = 0; cpu < a->ncpus; cpu++)

@@ -493,6 +493,7 @@ static void feed_groups(void)
 	feed_task_cgroup(T0 + 4 * MS, 300, 11);
 	feed_task_cgroup(T0 + 6 * MS, 100, 11);
 	feed_task_cgroup(T0 + 7 * MS, 100, 11);		/* again: no move */
+	feed_task_cgroup(T0 + 7 * MS, 100, 0);		/* no group: ignored */
 	feed_switch(T0 + 8 * MS, 0, 100, 0, 1);
 	feed_switch(T0 + 10 * MS, 1, 300, 0, 1);
 	feed_simple(T0 + 10 * MS + MS / 2, 1, CT_EV_SCHED_WAKEUP, 400, 1);
@@ -558,6 +559,7 @@ static void test_groups(void)
 	CT_CHECK_INT(rows[1].id, 11);
 	CT_CHECK_INT(rows[2].id, 10);
 	CT_CHECK_INT(ct_group_rows(&an, true, rows, 1), 1);
+	CT_CHECK(ct_analysis_task(&an, 100)->group == 11);
 	text = print_groups(CT_OUT_TEXT);
 	/* 10 ms in 15 ms; the path's control bytes escaped */
 	CT_CHECK(strstr(text, "  666.7 ms/s        66.7       66.7         1.000         1.000      2  /a/b\\x1b[2J\n") != NULL);
@@ -577,6 +579,25 @@ static void test_groups(void)
 	free(text);
 }
 
+/* more groups than the table holds: counted, not tracked, nothing lost */
+static void test_groups_bounded(void)
+{
+	struct ct_analysis a;
+	uint32_t i;
+
+	CT_CHECK_INT(ct_analysis_init(&a, 1, 4096), 0);
+	an_target = &a;
+	for (i = 0; i < CT_AN_GROUPS + 3; i++)
+		feed_task_cgroup(T0, 100 + i, 1000 + i);
+	an_target = &an;
+	CT_CHECK_INT(a.groups_dropped, 3);
+	CT_CHECK(ct_analysis_group(&a, 1000 + CT_AN_GROUPS - 1) != NULL);
+	CT_CHECK(ct_analysis_group(&a, 1000 + CT_AN_GROUPS) == NULL);
+	CT_CHECK(ct_analysis_task(&a, 100 + CT_AN_GROUPS) &&
+		 !ct_analysis_task(&a, 100 + CT_AN_GROUPS)->grp);
+	ct_analysis_free(&a);
+}
+
 void test_analysis(void)
 {
 	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
@@ -593,6 +614,7 @@ void test_analysis(void)
 	feed_groups();
 	test_groups();
 	ct_analysis_free(&an);
+	test_groups_bounded();
 	test_bounded();
 	test_running_at_start();
 	test_live_plain();
