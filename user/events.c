@@ -626,6 +626,15 @@ const struct ct_event_desc ct_events[CT_EV_MAX] = {
 #undef CT_X_DESC
 };
 
+const struct ct_event_desc ct_cgroup_progs[CT_CGROUP_PROGS] = {
+	{ CT_EV_TASK_CGROUP, "cgroup_attach_task", "cgroup", "cgroup_attach_task",
+	  sizeof(struct ct_task_cgroup), NULL, NULL },
+	{ CT_EV_CGROUP_NAME, "cgroup_mkdir", "cgroup", "cgroup_mkdir",
+	  sizeof(struct ct_cgroup_name), NULL, NULL },
+	{ CT_EV_CGROUP_NAME, "cgroup_rename", "cgroup", "cgroup_rename",
+	  sizeof(struct ct_cgroup_name), NULL, NULL },
+};
+
 const struct ct_event_desc *ct_event_by_name(const char *name)
 {
 	int i;

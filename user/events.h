@@ -104,6 +104,15 @@ struct ct_event_desc {
 
 extern const struct ct_event_desc ct_events[CT_EV_MAX];
 
+/*
+ * The programs that watch cgroup v2 for the records that name groups
+ * (task_cgroup, cgroup_name) instead of tracing an event of their own,
+ * program "handle_<name>" on tracepoint tp_category:tp_name. The first,
+ * the moves, is the one the others and -G need.
+ */
+#define CT_CGROUP_PROGS	3
+extern const struct ct_event_desc ct_cgroup_progs[CT_CGROUP_PROGS];
+
 /* Descriptor by output name, or NULL. */
 const struct ct_event_desc *ct_event_by_name(const char *name);
 

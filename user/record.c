@@ -308,18 +308,27 @@ static int ct_select_cgroup_programs(struct coretrace_bpf *skel,
 				     const struct ct_record_opts *opts,
 				     const char *events)
 {
-	bool moves = ct_tracepoint_exists(events, "cgroup", "cgroup_attach_task");
+	const struct ct_event_desc *d = ct_cgroup_progs;
+	bool moves = ct_tracepoint_exists(events, d->tp_category, d->tp_name);
+	struct bpf_program *prog;
+	char name[64];
+	int i;
 
 	if (opts->ncgroups && !moves) {
-		fprintf(stderr, "coretrace: -G needs the tracepoint cgroup:cgroup_attach_task, which this kernel does not have\n");
+		fprintf(stderr, "coretrace: -G needs the tracepoint %s:%s, which this kernel does not have\n",
+			d->tp_category, d->tp_name);
 		return -ENOENT;
 	}
 	skel->rodata->ct_cgroup_records = moves;
-	bpf_program__set_autoload(skel->progs.handle_cgroup_attach_task, moves);
-	bpf_program__set_autoload(skel->progs.handle_cgroup_mkdir, moves &&
-		ct_tracepoint_exists(events, "cgroup", "cgroup_mkdir"));
-	bpf_program__set_autoload(skel->progs.handle_cgroup_rename, moves &&
-		ct_tracepoint_exists(events, "cgroup", "cgroup_rename"));
+	for (i = 0; i < CT_CGROUP_PROGS; i++) {
+		d = &ct_cgroup_progs[i];
+		snprintf(name, sizeof(name), "handle_%s", d->name);
+		prog = bpf_object__find_program_by_name(skel->obj, name);
+		if (prog)
+			bpf_program__set_autoload(prog, moves &&
+				ct_tracepoint_exists(events, d->tp_category,
+						     d->tp_name));
+	}
 	return 0;
 }
 
@@ -845,6 +854,18 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 	return 0;
 }
 
+static bool ct_is_cgroup_program(const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+	int i;
+
+	for (i = 0; i < CT_CGROUP_PROGS; i++)
+		if (!strncmp(name, "handle_", 7) &&
+		    !strcmp(name + 7, ct_cgroup_progs[i].name))
+			return true;
+	return false;
+}
+
 /* Does @prog trace its event (not only keep names up to date)? */
 static bool ct_program_traces(const struct coretrace_bpf *skel,
 			      const struct bpf_program *prog)
@@ -855,9 +876,7 @@ static bool ct_program_traces(const struct coretrace_bpf *skel,
 		return skel->rodata->ct_fork_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_exit)
 		return skel->rodata->ct_exit_records && bpf_program__autoload(prog);
-	if (prog == skel->progs.handle_cgroup_attach_task ||
-	    prog == skel->progs.handle_cgroup_mkdir ||
-	    prog == skel->progs.handle_cgroup_rename)
+	if (ct_is_cgroup_program(prog))
 		return false;	/* they announce groups; no event of their own */
 	return bpf_program__autoload(prog);
 }
