@@ -55,6 +55,8 @@ static void ct_record_usage(FILE *out)
 	      "  -G, --cgroup DIR         only events about tasks in cgroup v2 group DIR\n"
 	      "                           (e.g. /sys/fs/cgroup/system.slice) or below\n"
 	      "                           it; repeat for more groups (8 at most)\n"
+	      "      --no-cgroup-names    do not announce tasks' cgroups and groups'\n"
+	      "                           paths (no --by cgroup views of the capture)\n"
 	      "\n"
 	      "An event is about the task(s) it names (both sides of a switch, the\n"
 	      "woken task, the parent and the child of a fork); interrupt, timer,\n"
@@ -454,6 +456,7 @@ enum {
 	CT_OPT_TRIG_COOLDOWN,
 	CT_OPT_TRIG_MAX,
 	CT_OPT_BY,
+	CT_OPT_NO_CGROUP_NAMES,
 };
 
 /* --by task|cgroup: what the rows of an overview are */
@@ -625,6 +628,9 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 	case CT_OPT_PER_CPU_RINGS:
 		opts->per_cpu_rings = true;
 		return 0;
+	case CT_OPT_NO_CGROUP_NAMES:
+		opts->no_cgroup_names = true;
+		return 0;
 	case CT_OPT_WAKEUP:
 		if (!strcmp(optarg, "batch") || !strcmp(optarg, "always")) {
 			opts->wakeup_always = !strcmp(optarg, "always");
@@ -716,6 +722,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
 		{ "cgroup",	   required_argument, NULL, 'G' },
+		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
 		{ "output",	   required_argument, NULL, 'o' },
 		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
 		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
@@ -791,6 +798,7 @@ static void ct_top_usage(FILE *out)
 	      "  -c, --comm NAME[*]       tasks named NAME (or starting with it)\n"
 	      "  -C, --cpu LIST           CPUs, e.g. 0,2-3\n"
 	      "  -G, --cgroup DIR         tasks in this cgroup v2 group or below it\n"
+	      "      --no-cgroup-names    no group attribution (--by cgroup: one row)\n"
 	      "      --by cgroup          a row per cgroup: CPU time, switches, wakeups,\n"
 	      "                           scheduling delay (--by task: the default rows)\n"
 	      "  -b, --buffer-size SIZE   ring buffer size (default 4M)\n"
@@ -812,6 +820,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
 		{ "cgroup",	   required_argument, NULL, 'G' },
+		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
 		{ "by",		   required_argument, NULL, CT_OPT_BY },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
 		{ "help",	   no_argument,	      NULL, 'h' },

@@ -36,6 +36,7 @@ struct ct_record_opts {
 	bool cpus_set;		/* -C given */
 	uint8_t cpus[CT_MAX_CPUS];
 	unsigned int ncgroups;	/* -G */
+	bool no_cgroup_names;	/* --no-cgroup-names */
 	struct ct_cgroup cgroups[CT_MAX_CGROUPS];
 	const char *output_dir;	/* -o: a CTF capture instead of lines */
 	uint64_t flight_bytes;	/* --flight-recorder: snapshots of this much */

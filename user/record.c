@@ -319,13 +319,16 @@ static int ct_select_cgroup_programs(struct coretrace_bpf *skel,
 			d->tp_category, d->tp_name);
 		return -ENOENT;
 	}
-	skel->rodata->ct_cgroup_records = moves;
+	skel->rodata->ct_cgroup_records = moves && !opts->no_cgroup_names;
 	for (i = 0; i < CT_CGROUP_PROGS; i++) {
 		d = &ct_cgroup_progs[i];
 		snprintf(name, sizeof(name), "handle_%s", d->name);
 		prog = bpf_object__find_program_by_name(skel->obj, name);
+		/* without names, only -G needs the moves */
 		if (prog)
 			bpf_program__set_autoload(prog, moves &&
+				(skel->rodata->ct_cgroup_records ||
+				 (i == 0 && opts->ncgroups)) &&
 				ct_tracepoint_exists(events, d->tp_category,
 						     d->tp_name));
 	}

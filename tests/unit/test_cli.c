@@ -519,6 +519,11 @@ static void test_view_args(void)
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "extra", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.top_by_cgroup);
+	CT_CHECK(!ro.no_cgroup_names);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--no-cgroup-names", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.no_cgroup_names);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_record_args, "record", "--no-cgroup-names -o d", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.no_cgroup_names);
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup --by task", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(!ro.top_by_cgroup);
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by pod", &ro, err, sizeof(err)), CT_PARSE_ERROR);
