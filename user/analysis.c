@@ -269,8 +269,7 @@ static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
 	}
 }
 
-/* What @t did before its group was first announced, credited to @g */
-static void ct_group_take(struct ct_an_group *g, const struct ct_an_task *t)
+void ct_analysis_group_add(struct ct_an_group *g, const struct ct_an_task *t)
 {
 	g->runtime_ns += t->runtime_ns;
 	g->switches += t->switches;
@@ -310,8 +309,9 @@ static void ct_on_task_cgroup(struct ct_analysis *a,
 		a->groups_dropped++;
 		return;
 	}
+	/* what it did before its group was first announced goes there */
 	if (!t->grp)
-		ct_group_take(g, t);
+		ct_analysis_group_add(g, t);
 	g->tasks++;
 	t->group = tc->cgroup_id;
 	t->grp = g;

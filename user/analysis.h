@@ -136,6 +136,9 @@ void ct_analysis_new_window(struct ct_analysis *a, uint64_t now);
 const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
 					  uint32_t tid);
 
+/* @t's figures so far added to @g's (not its task count) */
+void ct_analysis_group_add(struct ct_an_group *g, const struct ct_an_task *t);
+
 /* The group's slot, or NULL. */
 const struct ct_an_group *ct_analysis_group(const struct ct_analysis *a,
 					    uint64_t id);

@@ -166,25 +166,6 @@ const char *ct_group_name(const struct ct_print_ctx *names, uint64_t id,
 	return buf;
 }
 
-/* @t's figures into @g, the row of tasks whose group is not known */
-static void ct_group_add_task(struct ct_an_group *g, const struct ct_an_task *t)
-{
-	g->tasks++;
-	g->runtime_ns += t->runtime_ns;
-	g->switches += t->switches;
-	g->wakeups += t->wakeups;
-	g->total_runtime_ns += t->total_runtime_ns;
-	g->total_switches += t->total_switches;
-	g->total_wakeups += t->total_wakeups;
-	g->delay_sum_ns += t->delay_sum_ns;
-	g->delays += t->delays;
-	if (t->delays && t->delay_max_ns >= g->delay_max_ns) {
-		g->delay_max_ns = t->delay_max_ns;
-		g->delay_max_at = t->delay_max_at;
-		g->delay_max_tid = t->tid;
-	}
-}
-
 static bool ct_group_active(const struct ct_an_group *g, bool window)
 {
 	if (window)
@@ -223,8 +204,10 @@ size_t ct_group_rows(const struct ct_analysis *a, bool window,
 		if (a->groups[i].used && ct_group_active(&a->groups[i], window))
 			rows[n++] = a->groups[i];
 	for (i = 0; i <= a->task_mask; i++)
-		if (a->tasks[i].used && !a->tasks[i].grp)
-			ct_group_add_task(&none, &a->tasks[i]);
+		if (a->tasks[i].used && !a->tasks[i].grp) {
+			ct_analysis_group_add(&none, &a->tasks[i]);
+			none.tasks++;
+		}
 	if (n < max && ct_group_active(&none, window))
 		rows[n++] = none;
 	qsort(rows, n, sizeof(*rows),
