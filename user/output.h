@@ -45,7 +45,10 @@ static inline void ct_names_learn(struct ct_names *n,
 				  const union ct_record *rec)
 {
 	ct_learn_names(rec, &n->comms, &n->irqs);
-	ct_cgroup_learn(&n->cgroups, rec->hdr.type, rec);
+	/* rare records: no call for the others */
+	if (rec->hdr.type == CT_EV_TASK_CGROUP ||
+	    rec->hdr.type == CT_EV_CGROUP_NAME)
+		ct_cgroup_learn(&n->cgroups, rec->hdr.type, rec);
 }
 
 struct ct_output;

@@ -16,7 +16,8 @@ median over repetitions.
 import statistics
 import sys
 
-TRACERS = ["none", "none-cg", "coretrace", "coretrace-nocgn", "coretrace-fr",
+TRACERS = ["none", "none-cg", "coretrace", "coretrace-nocgn", "coretrace-ref",
+           "coretrace-fr",
            "coretrace-trig",
            "coretrace-cg", "coretrace-cgx", "perf", "trace-cmd", "bpftrace"]
 # each traced run against its baseline's run of the same repetition:
@@ -141,6 +142,12 @@ def goals(rows, workload):
         lines.append(f"cgroup attribution (record -o against --no-cgroup-names): "
                      f"{ct['overhead'] - nocgn['overhead']:+.0f} ± {noise:.0f} ns per event "
                      f"({ct['overhead']:.0f} vs {nocgn['overhead']:.0f})")
+    ref = t.get("coretrace-ref")
+    if ref and ref["overhead"] is not None and ct["overhead"] is not None:
+        noise = max(ct["spread"], ref["spread"])
+        lines.append(f"within noise of the reference build (coretrace-ref): "
+                     f"{'met' if abs(ct['overhead'] - ref['overhead']) <= noise else 'MISSED'} "
+                     f"({ct['overhead']:.0f} vs {ref['overhead']:.0f} ± {noise:.0f} ns)")
     cg = t.get("coretrace-cg")
     if cg and cg["overhead"] is not None and ct["overhead"] is not None:
         noise = max(ct["spread"], cg["spread"])
@@ -226,6 +233,8 @@ def main():
            "- coretrace-nocgn: record -o --no-cgroup-names, without the "
            "announcements of each task's cgroup (what cgroup attribution "
            "costs is coretrace's overhead minus this one's).",
+           "- coretrace-ref: the same record -o by another build of "
+           "coretrace (make bench BENCH_REF=FILE), in the same boot.",
            "- coretrace-cg: record -o with -G naming a group the "
            "workload runs in, against none-cg (the workload in that group, "
            "untraced: a task in a group costs the kernel more than one in "
