@@ -241,8 +241,9 @@ int ct_convert(const struct ct_convert_opts *opts)
 	bool quiet;
 	int err = -ENOMEM;
 
-	if (!s || ct_names_init(&s->names, 65536) ||
-	    !(s->tids = calloc(1u << 16, sizeof(*s->tids)))) {
+	if (s)
+		s->tids = calloc(1u << 16, sizeof(*s->tids));
+	if (!s || !s->tids || ct_names_init(&s->names, 65536)) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		goto out;
 	}
