@@ -149,9 +149,15 @@ $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramf
 BENCH_INITRAMFS	:= $(BUILD)/bench-initramfs.cpio.gz
 BENCH_TRACERS	:= /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace
 
-$(BENCH_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
+# BENCH_REF=FILE: another coretrace binary (e.g. main's) that joins the
+# benchmark as the tracer coretrace-ref, for an A/B in the same boot
+# (BENCH_PARAMS="tracers=none,coretrace,coretrace-ref")
+BENCH_REF	?=
+$(BENCH_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh $(BENCH_REF)
+	rm -rf $(BUILD)/bench-ref
+	$(if $(BENCH_REF),mkdir -p $(BUILD)/bench-ref && cp $(BENCH_REF) $(BUILD)/bench-ref/coretrace-ref)
 	tests/vm/mkinitramfs.sh $(addprefix -x ,$(BENCH_TRACERS)) $@ coretrace \
-		tests/guest $(BUILD)/workloads $(BUILD)/tools
+		tests/guest $(BUILD)/workloads $(BUILD)/tools $(if $(BENCH_REF),$(BUILD)/bench-ref)
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	$(UNIT_BIN)
@@ -173,6 +179,7 @@ vm-test: $(INITRAMFS) $(filter $(STOCK_MODULE),$(MODULE))
 		--param tests=$(words $(wildcard tests/guest/t_*))
 	tests/vm/check-capture.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-render.sh $(BUILD)/vm/$(KIND)/artifacts
+	tests/vm/check-cgattr.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-parts.sh $(BUILD)/vm/$(KIND)/artifacts
 
 # against the headers of the stock kernel the guests boot (the release

@@ -155,6 +155,21 @@ static __always_inline void ct_name_known(__u32 pid)
 		*seen = pid;
 }
 
+/*
+ * Pids whose cgroup user space has been told about, direct-mapped as
+ * ct_announced: a task is announced the first time it is switched out (the
+ * only moment BPF can read its group cheaply, as the current task's), and
+ * again by cgroup:cgroup_attach_task when it moves.
+ */
+const volatile bool ct_cgroup_records;		/* the kernel has cgroups */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_ANNOUNCE_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} ct_cg_announced SEC(".maps");
+
 /* Irqs whose handler name user space has been told about. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -512,6 +527,41 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 	*seen = pid;
 }
 
+/* Tell user space the cgroup of @pid, the current task, once. */
+static __always_inline void ct_announce_cgroup(__u32 pid)
+{
+	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1), *seen;
+	struct ct_task_cgroup *rec;
+
+	if (!ct_cgroup_records || pid == 0)
+		return;
+	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
+	if (!seen || *seen == pid)
+		return;
+	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
+	if (!rec) {
+		ct_count_lost(CT_EV_TASK_CGROUP);
+		return;	/* not marked: we try again next time */
+	}
+	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
+	rec->pid = pid;
+	rec->cgroup_id = bpf_get_current_cgroup_id();
+	ct_submit(rec);
+	*seen = pid;
+}
+
+/* The next switch of @pid announces its cgroup again. */
+static __always_inline void ct_forget_cgroup(__u32 pid)
+{
+	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1), *seen;
+
+	if (!ct_cgroup_records)
+		return;
+	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
+	if (seen && *seen == pid)
+		*seen = 0;
+}
+
 /*
  * Common entry of every handler: nothing before every program is attached
  * or once detaching began; then learn -p threads, apply -C, and apply the
@@ -718,6 +768,8 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 		return 0;
 	ct_announce(prev_pid, ctx->prev_comm);
 	ct_announce(next_pid, ctx->next_comm);
+	if (prev_pid == current_pid)
+		ct_announce_cgroup(prev_pid);
 
 	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
 	if (!rec) {
@@ -890,6 +942,8 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	__u32 pid = ctx->pid;
 	struct ct_exit *rec;
 
+	/* a later task with this pid must announce its own group */
+	ct_forget_cgroup(pid);
 	if (!ct_exit_records || !ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm)) {
 		if (ct_filter_cgroups)
 			ct_cg_exit(pid);
@@ -966,37 +1020,110 @@ static __always_inline bool ct_cg_path_under(const char *path, __u32 i)
 }
 
 /*
- * -G: a task moved to another group (cgroup.procs, cgroup.threads, or a
- * v1 hierarchy, which -G does not look at). Never recorded: this only
- * keeps ct_cg_tids. Group paths are compared, not ids: whether the new
- * group is below one of ours is not asked of the kernel from here.
+ * -G: is the group at @path (from the hierarchy's root) one of ours or
+ * below one? Paths are compared, not ids: whether a group is below
+ * another is not asked of the kernel from here.
+ */
+static __always_inline bool ct_cg_path_ok(const char *path)
+{
+	__u32 i;
+
+	for (i = 0; i < CT_MAX_CGROUPS; i++) {
+		if (i >= ct_filter_cgroups)
+			break;
+		if (ct_cg_path_under(path, i))
+			return true;
+	}
+	return false;
+}
+
+/* @tid moved to group @id: announce it (unless filtered out) */
+static __always_inline void
+ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
+{
+	__u32 slot = tid & (CT_ANNOUNCE_SLOTS - 1), *seen;
+	struct ct_task_cgroup *rec;
+
+	if (!ct_tracing || !ct_cpu_ok() ||
+	    !ct_task_ok(tid, (void *)ctx + (ctx->__data_loc_comm & 0xffff))) {
+		ct_count_filtered(CT_EV_TASK_CGROUP);
+		return;
+	}
+	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
+	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
+	if (!rec) {
+		ct_count_lost(CT_EV_TASK_CGROUP);
+		if (seen && *seen == tid)
+			*seen = 0;	/* its next switch tells it */
+		return;
+	}
+	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
+	rec->pid = tid;
+	rec->cgroup_id = ctx->dst_id;
+	ct_submit(rec);
+	if (seen)
+		*seen = tid;
+}
+
+/*
+ * A task moved to another group (cgroup.procs, cgroup.threads; a v1
+ * hierarchy's moves are not looked at): its new group is announced, and
+ * -G judges it again by its new group's path.
  */
 SEC("tp/cgroup/cgroup_attach_task")
 int handle_cgroup_attach_task(struct trace_event_raw_cgroup_migrate *ctx)
 {
-	__u32 loc = ctx->__data_loc_dst_path, zero = 0, i;
+	__u32 loc = ctx->__data_loc_dst_path, zero = 0;
 	__u32 tid = ctx->pid;
-	bool in = false;
 	char *path;
 
-	if (!ct_filter_cgroups || ctx->dst_root != 0)	/* 0: cgroup v2 */
+	if (ctx->dst_root != 0)		/* 0: the cgroup v2 hierarchy */
 		return 0;
-	path = bpf_map_lookup_elem(&ct_cg_scratch, &zero);
-	if (!path)
-		return 0;
-	if (bpf_probe_read_kernel_str(path, CT_CGROUP_PATH_LEN,
-				      (void *)ctx + (loc & 0xffff)) <= 0)
-		return 0;
-	for (i = 0; i < CT_MAX_CGROUPS; i++) {
-		if (i >= ct_filter_cgroups)
-			break;
-		if (ct_cg_path_under(path, i)) {
-			in = true;
-			break;
-		}
+	if (ct_filter_cgroups) {
+		path = bpf_map_lookup_elem(&ct_cg_scratch, &zero);
+		if (!path ||
+		    bpf_probe_read_kernel_str(path, CT_CGROUP_PATH_LEN,
+					      (void *)ctx + (loc & 0xffff)) <= 0)
+			return 0;
+		ct_cg_remember(tid, ct_cg_path_ok(path));
 	}
-	ct_cg_remember(tid, in);
+	if (ct_cgroup_records)
+		ct_emit_task_cgroup(ctx, tid);
 	return 0;
+}
+
+/* A group made or renamed: its id and path, for user space's names */
+static __always_inline int ct_emit_cgroup_name(struct trace_event_raw_cgroup *ctx)
+{
+	struct ct_cgroup_name *rec;
+
+	if (!ct_tracing || ctx->root != 0)
+		return 0;
+	rec = ct_reserve(CT_EV_CGROUP_NAME, sizeof(*rec));
+	if (!rec) {
+		ct_count_lost(CT_EV_CGROUP_NAME);
+		return 0;
+	}
+	CT_FILL_HDR(rec, CT_EV_CGROUP_NAME);
+	rec->level = ctx->level;
+	rec->cgroup_id = ctx->id;
+	if (bpf_probe_read_kernel_str(rec->path, sizeof(rec->path),
+				      (void *)ctx + (ctx->__data_loc_path & 0xffff)) < 0)
+		rec->path[0] = '\0';
+	ct_submit(rec);
+	return 0;
+}
+
+SEC("tp/cgroup/cgroup_mkdir")
+int handle_cgroup_mkdir(struct trace_event_raw_cgroup *ctx)
+{
+	return ct_emit_cgroup_name(ctx);
+}
+
+SEC("tp/cgroup/cgroup_rename")
+int handle_cgroup_rename(struct trace_event_raw_cgroup *ctx)
+{
+	return ct_emit_cgroup_name(ctx);
 }
 
 static __always_inline int ct_emit_cpu_state(__u32 event_type,

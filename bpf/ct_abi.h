@@ -25,7 +25,7 @@
 #include <linux/types.h>
 #endif
 
-#define CT_ABI_VERSION		2
+#define CT_ABI_VERSION		3
 #define CT_COMM_LEN		16
 #define CT_FILENAME_LEN		108
 #define CT_IRQ_NAME_LEN		32
@@ -61,7 +61,9 @@
 	X(CT_EV_SOFTIRQ_EXIT,	softirq_exit,	"irq",	"softirq_exit",	ct_softirq) \
 	X(CT_EV_TIMER_EXPIRE_ENTRY, timer_expire_entry, "timer", "timer_expire_entry", ct_function) \
 	X(CT_EV_HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, "timer", "hrtimer_expire_entry", ct_function) \
-	X(CT_EV_WORKQUEUE_EXECUTE_START, workqueue_execute_start, "workqueue", "workqueue_execute_start", ct_function)
+	X(CT_EV_WORKQUEUE_EXECUTE_START, workqueue_execute_start, "workqueue", "workqueue_execute_start", ct_function) \
+	X(CT_EV_TASK_CGROUP,	task_cgroup,	"",	"",		ct_task_cgroup) \
+	X(CT_EV_CGROUP_NAME,	cgroup_name,	"",	"",		ct_cgroup_name)
 
 enum ct_event_type {
 #define CT_X_ENUM(id, name, cat, tp, rec) id,
@@ -104,6 +106,34 @@ struct ct_comm {
 	CT_RECORD_HEADER;
 	__u32 pid;
 	char comm[CT_COMM_LEN];
+};
+
+/*
+ * cgroup v2 (ABI 3): the group a task runs in, by the group's id (the
+ * kernel's, also the inode number of its directory). Announced the first
+ * time a task is seen switched out (BPF reads the current task's group
+ * only), and again when it moves (cgroup:cgroup_attach_task); user space
+ * announces the tasks alive when tracing starts. 24 bytes.
+ */
+struct ct_task_cgroup {
+	CT_RECORD_HEADER;
+	__u32 pid;
+	__u64 cgroup_id;
+};
+
+/*
+ * A cgroup v2 group's path from the hierarchy's root ("" for the root,
+ * "/a/b" below it) and depth: announced by user space for the groups that
+ * exist when tracing starts, by BPF for those made (cgroup:cgroup_mkdir)
+ * or renamed later. Long paths keep their head. 280 bytes.
+ */
+#define CT_CGROUP_PATH_LEN	256
+
+struct ct_cgroup_name {
+	CT_RECORD_HEADER;
+	__u32 level;
+	__u64 cgroup_id;
+	char path[CT_CGROUP_PATH_LEN];
 };
 
 /* The first time BPF meets an irq, it announces its handler's name. */
@@ -273,6 +303,5 @@ struct ct_trigger_state {
 #define CT_MAX_CPUS		1024
 #define CT_MAX_CGROUPS		8	/* -G given this many times at most */
 #define CT_PID_LIMIT		4194304	/* the kernel's PID_MAX_LIMIT */
-#define CT_CGROUP_PATH_LEN	256	/* a group's path from the hierarchy's root */
 
 #endif /* CORETRACE_CT_ABI_H */

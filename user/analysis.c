@@ -21,7 +21,8 @@ int ct_analysis_init(struct ct_analysis *a, int ncpus, uint32_t tasks)
 		cap <<= 1;
 	a->tasks = calloc(cap, sizeof(*a->tasks));
 	a->cpus = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*a->cpus));
-	if (!a->tasks || !a->cpus) {
+	a->groups = calloc(CT_AN_GROUPS, sizeof(*a->groups));
+	if (!a->tasks || !a->cpus || !a->groups) {
 		ct_analysis_free(a);
 		return -ENOMEM;
 	}
@@ -34,8 +35,10 @@ void ct_analysis_free(struct ct_analysis *a)
 {
 	free(a->tasks);
 	free(a->cpus);
+	free(a->groups);
 	a->tasks = NULL;
 	a->cpus = NULL;
+	a->groups = NULL;
 }
 
 static uint32_t ct_hash32(uint64_t key)
@@ -85,6 +88,41 @@ const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
 	return NULL;
 }
 
+/* group @id's slot, made on first sight; NULL when the table is full */
+static struct ct_an_group *ct_group(struct ct_analysis *a, uint64_t id)
+{
+	uint32_t i = ct_hash32(id), probes;
+	struct ct_an_group *g;
+
+	for (probes = 0; probes < CT_AN_GROUPS; probes++) {
+		g = &a->groups[(i + probes) & (CT_AN_GROUPS - 1)];
+		if (g->used && g->id == id)
+			return g;
+		if (!g->used) {
+			g->used = true;
+			g->id = id;
+			return g;
+		}
+	}
+	return NULL;
+}
+
+const struct ct_an_group *ct_analysis_group(const struct ct_analysis *a,
+					    uint64_t id)
+{
+	uint32_t i = ct_hash32(id), probes;
+	const struct ct_an_group *g;
+
+	for (probes = 0; probes < CT_AN_GROUPS; probes++) {
+		g = &a->groups[(i + probes) & (CT_AN_GROUPS - 1)];
+		if (!g->used)
+			return NULL;
+		if (g->id == id)
+			return g;
+	}
+	return NULL;
+}
+
 /* @key's slot in a table of @size sources; NULL when full */
 static struct ct_an_source *ct_source(struct ct_an_source *table, uint32_t size,
 				      uint64_t key)
@@ -130,7 +168,50 @@ static void ct_credit_run(struct ct_analysis *a, struct ct_an_cpu *c,
 		t->runtime_ns += ns;
 		t->total_runtime_ns += ns;
 	}
+	if (t && t->grp) {
+		t->grp->runtime_ns += ns;
+		t->grp->total_runtime_ns += ns;
+	}
 	c->current_since = ts;
+}
+
+static void ct_delay(struct ct_an_task *t, uint64_t delay, uint64_t ts)
+{
+	struct ct_an_group *g = t->grp;
+
+	t->run_delay_ns = delay;
+	t->delay_sum_ns += delay;
+	t->delays++;
+	if (delay >= t->delay_max_ns) {
+		t->delay_max_ns = delay;
+		t->delay_max_at = ts;
+	}
+	if (!g)
+		return;
+	g->delay_sum_ns += delay;
+	g->delays++;
+	if (delay >= g->delay_max_ns) {
+		g->delay_max_ns = delay;
+		g->delay_max_at = ts;
+		g->delay_max_tid = t->tid;
+	}
+}
+
+static void ct_switch_in(struct ct_an_task *next, uint64_t ts)
+{
+	next->running = true;
+	next->switches++;
+	next->total_switches++;
+	if (next->grp) {
+		next->grp->switches++;
+		next->grp->total_switches++;
+	}
+	next->run_wait_ns = next->out_at ? ts - next->out_at : 0;
+	next->run_delay_ns = 0;
+	if (next->woken && ts >= next->woken_at)
+		ct_delay(next, ts - next->woken_at, ts);
+	next->woken = false;
+	next->in_at = ts;
 }
 
 static void ct_on_switch(struct ct_analysis *a, struct ct_an_cpu *c,
@@ -163,26 +244,8 @@ static void ct_on_switch(struct ct_analysis *a, struct ct_an_cpu *c,
 		}
 	}
 	next = ct_task(a, sw->next_pid);
-	if (next) {
-		next->running = true;
-		next->switches++;
-		next->total_switches++;
-		next->run_wait_ns = next->out_at ? sw->ts - next->out_at : 0;
-		next->run_delay_ns = 0;
-		if (next->woken && sw->ts >= next->woken_at) {
-			uint64_t delay = sw->ts - next->woken_at;
-
-			next->run_delay_ns = delay;
-			next->delay_sum_ns += delay;
-			next->delays++;
-			if (delay >= next->delay_max_ns) {
-				next->delay_max_ns = delay;
-				next->delay_max_at = sw->ts;
-			}
-		}
-		next->woken = false;
-		next->in_at = sw->ts;
-	}
+	if (next)
+		ct_switch_in(next, sw->ts);
 	c->current = sw->next_pid;
 	c->has_current = true;
 	c->current_since = sw->ts;
@@ -195,10 +258,63 @@ static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
 	if (!t)
 		return;
 	t->wakeups++;
+	t->total_wakeups++;
+	if (t->grp) {
+		t->grp->wakeups++;
+		t->grp->total_wakeups++;
+	}
 	if (!t->running && !t->woken) {
 		t->woken = true;
 		t->woken_at = w->ts;
 	}
+}
+
+void ct_analysis_group_add(struct ct_an_group *g, const struct ct_an_task *t)
+{
+	g->runtime_ns += t->runtime_ns;
+	g->switches += t->switches;
+	g->wakeups += t->wakeups;
+	g->total_runtime_ns += t->total_runtime_ns;
+	g->total_switches += t->total_switches;
+	g->total_wakeups += t->total_wakeups;
+	g->delay_sum_ns += t->delay_sum_ns;
+	g->delays += t->delays;
+	if (t->delays && t->delay_max_ns >= g->delay_max_ns) {
+		g->delay_max_ns = t->delay_max_ns;
+		g->delay_max_at = t->delay_max_at;
+		g->delay_max_tid = t->tid;
+	}
+}
+
+/*
+ * A task's group, announced or changed: a running task's time so far
+ * goes to the group it leaves, the rest to the new one.
+ */
+static void ct_on_task_cgroup(struct ct_analysis *a,
+			      const struct ct_task_cgroup *tc)
+{
+	struct ct_an_task *t = ct_task(a, tc->pid);
+	struct ct_an_group *g;
+	int cpu;
+
+	/* no group has id 0 (the root's is 1): a damaged record */
+	if (!t || !tc->cgroup_id || (t->grp && t->group == tc->cgroup_id))
+		return;
+	/* rare records: the CPUs are searched rather than kept per task */
+	for (cpu = 0; cpu < a->ncpus; cpu++)
+		if (a->cpus[cpu].has_current && a->cpus[cpu].current == t->tid)
+			ct_credit_run(a, &a->cpus[cpu], tc->ts);
+	g = ct_group(a, tc->cgroup_id);
+	if (!g) {
+		a->groups_dropped++;
+		return;
+	}
+	/* what it did before its group was first announced goes there */
+	if (!t->grp)
+		ct_analysis_group_add(g, t);
+	g->tasks++;
+	t->group = tc->cgroup_id;
+	t->grp = g;
 }
 
 static void ct_credit_idle(const struct ct_analysis *a, struct ct_an_cpu *c,
@@ -325,6 +441,13 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 	struct ct_an_cpu *c = ct_cpu(a, rec->hdr.cpu);
 
 	a->records++;
+	/* what names a group is no event: the window does not start there */
+	if (rec->hdr.type == CT_EV_TASK_CGROUP) {
+		ct_on_task_cgroup(a, &rec->task_cgroup);
+		return;
+	}
+	if (rec->hdr.type == CT_EV_CGROUP_NAME)
+		return;
 	if (!a->window_start)
 		a->window_start = rec->hdr.ts;
 	if (rec->hdr.ts > a->last_ts)
@@ -397,6 +520,11 @@ void ct_analysis_new_window(struct ct_analysis *a, uint64_t now)
 		a->tasks[i].runtime_ns = 0;
 		a->tasks[i].switches = 0;
 		a->tasks[i].wakeups = 0;
+	}
+	for (i = 0; i < CT_AN_GROUPS; i++) {
+		a->groups[i].runtime_ns = 0;
+		a->groups[i].switches = 0;
+		a->groups[i].wakeups = 0;
 	}
 	for (cpu = 0; cpu < a->ncpus; cpu++) {
 		struct ct_an_cpu *c = &a->cpus[cpu];

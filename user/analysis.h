@@ -17,6 +17,7 @@
 #define CT_AN_SOFTIRQS		10
 #define CT_AN_IRQS		256
 #define CT_AN_FUNCS		4096	/* per kind of function */
+#define CT_AN_GROUPS		1024	/* cgroups, a power of two */
 
 /* the functions the analyses count: timers, hrtimers, work items */
 enum ct_an_func_kind {
@@ -24,6 +25,24 @@ enum ct_an_func_kind {
 	CT_AN_HRTIMER,
 	CT_AN_WORK,
 	CT_AN_FUNC_KINDS,
+};
+
+/*
+ * A cgroup: what its tasks did while they were in it. A task whose group
+ * was never announced is in none; when its group is first announced,
+ * what it did so far is credited to that group (a task announced at its
+ * first switch-out has been in its group since it was forked).
+ */
+struct ct_an_group {
+	uint64_t id;
+	bool used;
+	uint32_t tasks;		/* tasks that were in it */
+	/* this window */
+	uint64_t runtime_ns, switches, wakeups;
+	/* whole run */
+	uint64_t total_runtime_ns, total_switches, total_wakeups;
+	uint64_t delay_sum_ns, delay_max_ns, delay_max_at, delays;
+	uint32_t delay_max_tid;
 };
 
 struct ct_an_task {
@@ -37,10 +56,12 @@ struct ct_an_task {
 	uint64_t wakeups;	/* times woken (sched_wakeup, _new) */
 	/* whole run: scheduling delay, wakeup to switch-in */
 	uint64_t delay_sum_ns, delay_max_ns, delay_max_at, delays;
-	uint64_t total_runtime_ns, total_switches;
+	uint64_t total_runtime_ns, total_switches, total_wakeups;
 	/* state */
 	uint64_t woken_at, in_at, out_at;
 	uint64_t run_delay_ns, run_wait_ns;	/* of the current run */
+	uint64_t group;		/* cgroup id, once a task_cgroup named it */
+	struct ct_an_group *grp;	/* @group's figures, NULL before */
 };
 
 struct ct_an_freq {
@@ -78,6 +99,8 @@ struct ct_analysis {
 	struct ct_an_task *tasks;
 	uint32_t task_mask;		/* capacity - 1 */
 	uint64_t tasks_dropped;		/* not tracked: the table was full */
+	struct ct_an_group *groups;	/* CT_AN_GROUPS of them */
+	uint64_t groups_dropped;	/* task moves into groups not tracked */
 	struct ct_an_cpu *cpus;
 	int ncpus;
 	struct ct_an_source irqs[CT_AN_IRQS];
@@ -112,5 +135,12 @@ void ct_analysis_new_window(struct ct_analysis *a, uint64_t now);
 /* The task's slot, or NULL. */
 const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
 					  uint32_t tid);
+
+/* @t's figures so far added to @g's (not its task count) */
+void ct_analysis_group_add(struct ct_an_group *g, const struct ct_an_task *t);
+
+/* The group's slot, or NULL. */
+const struct ct_an_group *ct_analysis_group(const struct ct_analysis *a,
+					    uint64_t id);
 
 #endif /* CORETRACE_ANALYSIS_H */

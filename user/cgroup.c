@@ -293,3 +293,274 @@ int ct_cgroup_threads(const char *dir, unsigned int max_depth,
 	close(fd);
 	return n;
 }
+
+int ct_cgroup_mount(const char *mountinfo, char *mnt, size_t size)
+{
+	char root[PATH_MAX], point[PATH_MAX], type[64];
+	const char *line;
+	int err;
+
+	for (line = mountinfo; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		if (*line == '\n')
+			continue;
+		err = ct_mi_line(line, root, point, type);
+		if (err)
+			return err;
+		if (strcmp(type, "cgroup2") || strcmp(root, "/"))
+			continue;
+		if (strlen(point) >= size)
+			return -ENAMETOOLONG;
+		strcpy(mnt, point);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ct_cgroup_find_mount(char *mnt, size_t size)
+{
+	char *mountinfo = ct_read_mountinfo();
+	int err;
+
+	if (!mountinfo)
+		return -EIO;
+	err = ct_cgroup_mount(mountinfo, mnt, size);
+	free(mountinfo);
+	return err;
+}
+
+struct ct_groups_walk {
+	int (*fn)(uint64_t id, uint32_t level, const char *path, void *arg);
+	void *arg;
+	char path[CT_CGROUP_PATH_LEN];
+};
+
+/* @w->path is @dirfd's path; its length @len; returns groups or -errno */
+static int ct_groups_at(struct ct_groups_walk *w, int dirfd, size_t len,
+			uint32_t level, unsigned int depth)
+{
+	struct stat st;
+	struct dirent *de;
+	int n = 1, sub, subfd;
+	DIR *dir;
+
+	if (fstat(dirfd, &st))
+		return -errno;
+	sub = w->fn((uint64_t)st.st_ino, level, len ? w->path : "/", w->arg);
+	if (sub < 0 || !depth)
+		return sub < 0 ? sub : n;
+	subfd = dup(dirfd);
+	if (subfd < 0 || !(dir = fdopendir(subfd))) {
+		if (subfd >= 0)
+			close(subfd);
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		size_t name_len = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.' ||
+		    len + 1 + name_len >= sizeof(w->path))
+			continue;	/* a path too long to announce */
+		subfd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (subfd < 0)
+			continue;	/* removed while we read */
+		w->path[len] = '/';
+		memcpy(w->path + len + 1, de->d_name, name_len + 1);
+		sub = ct_groups_at(w, subfd, len + 1 + name_len, level + 1, depth - 1);
+		w->path[len] = '\0';
+		close(subfd);
+		if (sub < 0) {
+			n = sub;
+			break;
+		}
+		n += sub;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ct_cgroup_groups(const char *mnt, unsigned int max_depth,
+		     int (*fn)(uint64_t id, uint32_t level, const char *path,
+			       void *arg), void *arg)
+{
+	struct ct_groups_walk w = { fn, arg, "" };
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = ct_groups_at(&w, fd, 0, 0, max_depth);
+	close(fd);
+	return n;
+}
+
+int ct_cgroup_of_task(const char *text, char *path, size_t size)
+{
+	const char *line, *end;
+	size_t len;
+
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		end = strchr(line, '\n');
+		len = end ? (size_t)(end - line - 3) : strlen(line + 3);
+		if (len >= size)
+			return -ENAMETOOLONG;
+		memcpy(path, line + 3, len);
+		path[len] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+#define CT_CG_PROBES	16
+
+static uint32_t ct_pow2(uint32_t want)
+{
+	uint32_t size = 16;
+
+	while (size < want && size < (1u << 24))
+		size <<= 1;
+	return size;
+}
+
+int ct_cgroup_names_init(struct ct_cgroup_names *n, uint32_t tasks,
+			 uint32_t groups)
+{
+	memset(n, 0, sizeof(*n));
+	tasks = ct_pow2(tasks);
+	groups = ct_pow2(groups);
+	n->tasks = calloc(tasks, sizeof(*n->tasks));
+	n->groups = calloc(groups, sizeof(*n->groups));
+	if (!n->tasks || !n->groups) {
+		ct_cgroup_names_free(n);
+		return -ENOMEM;
+	}
+	n->task_mask = tasks - 1;
+	n->group_mask = groups - 1;
+	return 0;
+}
+
+static void ct_touch(void *mem, size_t size)
+{
+	volatile char *p = mem;
+	size_t off;
+
+	/* calloc's pages are zero: write a zero to each so it is mapped */
+	for (off = 0; p && off < size; off += 4096)
+		p[off] = 0;
+}
+
+void ct_cgroup_names_prefault(struct ct_cgroup_names *n)
+{
+	ct_touch(n->tasks, ((size_t)n->task_mask + 1) * sizeof(*n->tasks));
+	ct_touch(n->groups, ((size_t)n->group_mask + 1) * sizeof(*n->groups));
+}
+
+void ct_cgroup_names_free(struct ct_cgroup_names *n)
+{
+	free(n->tasks);
+	free(n->groups);
+	memset(n, 0, sizeof(*n));
+}
+
+static uint32_t ct_cg_stamp(struct ct_cgroup_names *n)
+{
+	if (++n->stamp == 0)
+		n->stamp = 1;
+	return n->stamp;
+}
+
+static uint32_t ct_cg_hash(uint64_t key)
+{
+	/* multiplicative: pids and inode numbers are dense */
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+void ct_cgroup_set_task(struct ct_cgroup_names *n, uint32_t pid, uint64_t id)
+{
+	struct ct_cg_task *victim = NULL, *slot;
+	uint32_t i;
+
+	if (!n->tasks)
+		return;
+	for (i = 0; i < CT_CG_PROBES; i++) {
+		slot = &n->tasks[(ct_cg_hash(pid) + i) & n->task_mask];
+		if (!slot->used || slot->pid == pid) {
+			victim = slot;
+			break;
+		}
+		if (!victim || slot->used < victim->used)
+			victim = slot;
+	}
+	victim->pid = pid;
+	victim->id = id;
+	victim->used = ct_cg_stamp(n);
+}
+
+uint64_t ct_cgroup_task(const struct ct_cgroup_names *n, uint32_t pid)
+{
+	const struct ct_cg_task *slot;
+	uint32_t i;
+
+	for (i = 0; n->tasks && i < CT_CG_PROBES; i++) {
+		slot = &n->tasks[(ct_cg_hash(pid) + i) & n->task_mask];
+		if (!slot->used)
+			return 0;
+		if (slot->pid == pid)
+			return slot->id;
+	}
+	return 0;
+}
+
+void ct_cgroup_set_group(struct ct_cgroup_names *n, uint64_t id,
+			 uint32_t level, const char *path)
+{
+	struct ct_cg_group *victim = NULL, *slot;
+	size_t len;
+	uint32_t i;
+
+	if (!n->groups)
+		return;
+	for (i = 0; i < CT_CG_PROBES; i++) {
+		slot = &n->groups[(ct_cg_hash(id) + i) & n->group_mask];
+		if (!slot->used || slot->id == id) {
+			victim = slot;
+			break;
+		}
+		if (!victim || slot->used < victim->used)
+			victim = slot;
+	}
+	len = strnlen(path, CT_CGROUP_PATH_LEN - 1);
+	victim->id = id;
+	victim->level = level;
+	memcpy(victim->path, path, len);
+	victim->path[len] = '\0';
+	victim->used = ct_cg_stamp(n);
+}
+
+const char *ct_cgroup_path(const struct ct_cgroup_names *n, uint64_t id)
+{
+	const struct ct_cg_group *slot;
+	uint32_t i;
+
+	for (i = 0; n->groups && i < CT_CG_PROBES; i++) {
+		slot = &n->groups[(ct_cg_hash(id) + i) & n->group_mask];
+		if (!slot->used)
+			return NULL;
+		if (slot->id == id)
+			return slot->path;
+	}
+	return NULL;
+}
+
+void ct_cgroup_learn(struct ct_cgroup_names *n, int type, const void *rec)
+{
+	const struct ct_task_cgroup *t = rec;
+	const struct ct_cgroup_name *g = rec;
+
+	if (type == CT_EV_TASK_CGROUP)
+		ct_cgroup_set_task(n, t->pid, t->cgroup_id);
+	else if (type == CT_EV_CGROUP_NAME)
+		ct_cgroup_set_group(n, g->cgroup_id, g->level, g->path);
+}

@@ -172,6 +172,10 @@ static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
 			wanted = prog;
 	}
 	bpf_map__set_max_entries(skel->maps.ct_ring, 4096);
+	/* as record sets it: groups are named where the kernel moves tasks */
+	skel->rodata->ct_cgroup_records = events &&
+		ct_tracepoint_exists(events, ct_cgroup_progs[0].tp_category,
+				     ct_cgroup_progs[0].tp_name);
 	ct_log_len = 0;
 	ct_log[0] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -306,7 +310,7 @@ static int ct_count_problems(const struct ct_check_prog *progs, int n,
 
 int ct_check(const struct ct_check_opts *opts)
 {
-	struct ct_check_prog progs[CT_EV_MAX];
+	struct ct_check_prog progs[CT_EV_MAX + CT_CGROUP_PROGS];
 	const char *events = ct_tracefs_events();
 	struct btf *btf;
 	int i, n = 0, bad, err = 0;
@@ -333,6 +337,11 @@ int ct_check(const struct ct_check_opts *opts)
 		if (!ct_events[i].tp_name[0])
 			continue;
 		progs[n].desc = &ct_events[i];
+		err = ct_check_one(&progs[n++], btf, events);
+	}
+	/* and the programs that name cgroups */
+	for (i = 0; i < CT_CGROUP_PROGS && !err; i++) {
+		progs[n].desc = &ct_cgroup_progs[i];
 		err = ct_check_one(&progs[n++], btf, events);
 	}
 	libbpf_set_print(NULL);

@@ -55,6 +55,8 @@ static void ct_record_usage(FILE *out)
 	      "  -G, --cgroup DIR         only events about tasks in cgroup v2 group DIR\n"
 	      "                           (e.g. /sys/fs/cgroup/system.slice) or below\n"
 	      "                           it; repeat for more groups (8 at most)\n"
+	      "      --no-cgroup-names    do not announce tasks' cgroups and groups'\n"
+	      "                           paths (no --by cgroup views of the capture)\n"
 	      "\n"
 	      "An event is about the task(s) it names (both sides of a switch, the\n"
 	      "woken task, the parent and the child of a fork); interrupt, timer,\n"
@@ -453,7 +455,22 @@ enum {
 	CT_OPT_TRIG_AFTER,
 	CT_OPT_TRIG_COOLDOWN,
 	CT_OPT_TRIG_MAX,
+	CT_OPT_BY,
+	CT_OPT_NO_CGROUP_NAMES,
 };
+
+/* --by task|cgroup: what the rows of an overview are */
+static int ct_parse_by(const char *arg, bool *by_cgroup, FILE *err,
+		       const char *cmd)
+{
+	if (!strcmp(arg, "task") || !strcmp(arg, "cgroup")) {
+		*by_cgroup = arg[0] == 'c';
+		return 0;
+	}
+	fprintf(err, "coretrace %s: --by wants task or cgroup, not '%s'\n",
+		cmd, arg);
+	return -1;
+}
 
 /* --trigger-delay, --trigger-irq: a time from 1 us to 1 h, in ns */
 static int ct_trigger_time(const char *arg, uint64_t *ns, FILE *err,
@@ -611,6 +628,9 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 	case CT_OPT_PER_CPU_RINGS:
 		opts->per_cpu_rings = true;
 		return 0;
+	case CT_OPT_NO_CGROUP_NAMES:
+		opts->no_cgroup_names = true;
+		return 0;
 	case CT_OPT_WAKEUP:
 		if (!strcmp(optarg, "batch") || !strcmp(optarg, "always")) {
 			opts->wakeup_always = !strcmp(optarg, "always");
@@ -702,6 +722,7 @@ int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
 		{ "cgroup",	   required_argument, NULL, 'G' },
+		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
 		{ "output",	   required_argument, NULL, 'o' },
 		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
 		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
@@ -777,6 +798,9 @@ static void ct_top_usage(FILE *out)
 	      "  -c, --comm NAME[*]       tasks named NAME (or starting with it)\n"
 	      "  -C, --cpu LIST           CPUs, e.g. 0,2-3\n"
 	      "  -G, --cgroup DIR         tasks in this cgroup v2 group or below it\n"
+	      "      --no-cgroup-names    no group attribution (--by cgroup: one row)\n"
+	      "      --by cgroup          a row per cgroup: CPU time, switches, wakeups,\n"
+	      "                           scheduling delay (--by task: the default rows)\n"
 	      "  -b, --buffer-size SIZE   ring buffer size (default 4M)\n"
 	      "  -v, --verbose            libbpf's messages too\n",
 	      out);
@@ -796,6 +820,8 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		{ "comm",	   required_argument, NULL, 'c' },
 		{ "cpu",	   required_argument, NULL, 'C' },
 		{ "cgroup",	   required_argument, NULL, 'G' },
+		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
+		{ "by",		   required_argument, NULL, CT_OPT_BY },
 		{ "verbose",	   no_argument,	      NULL, 'v' },
 		{ "help",	   no_argument,	      NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -834,6 +860,11 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 				optarg);
 			return CT_PARSE_ERROR;
 		}
+		if (c == CT_OPT_BY) {
+			if (!ct_parse_by(optarg, &opts->top_by_cgroup, err, "top"))
+				continue;
+			return CT_PARSE_ERROR;
+		}
 		if (ct_record_option(c, opts, err, "top"))
 			return CT_PARSE_ERROR;
 	}
@@ -847,7 +878,7 @@ int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 
 static void ct_timechart_usage(FILE *out)
 {
-	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS]\n"
+	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS] [--by cgroup]\n"
 	      "\n"
 	      "Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
 	      "task that ran, or idle), a lane per task for the busiest ones\n"
@@ -855,7 +886,9 @@ static void ct_timechart_usage(FILE *out)
 	      "\n"
 	      "  -o, --output FILE        the SVG to write (required)\n"
 	      "  -n, --tasks N            task lanes (default 20)\n"
-	      "  -w, --width PIXELS       width of the time axis (default 1600)\n",
+	      "  -w, --width PIXELS       width of the time axis (default 1600)\n"
+	      "      --by cgroup          CPU lanes coloured by the cgroup of the task\n"
+	      "                           that ran (--by task: a colour per task)\n",
 	      out);
 }
 
@@ -866,6 +899,7 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 		{ "output", required_argument, NULL, 'o' },
 		{ "tasks",  required_argument, NULL, 'n' },
 		{ "width",  required_argument, NULL, 'w' },
+		{ "by",     required_argument, NULL, CT_OPT_BY },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -903,6 +937,9 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 				optarg);
 			return CT_PARSE_ERROR;
 		}
+		if (c == CT_OPT_BY &&
+		    ct_parse_by(optarg, &opts->by_cgroup, err, "timechart"))
+			return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc || !opts->output) {
 		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
@@ -1017,7 +1054,8 @@ int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 
 static void ct_report_usage(FILE *out)
 {
-	fputs("usage: coretrace report DIR [--top|--latency|--timehist] [--json|--csv|--html]\n"
+	fputs("usage: coretrace report DIR [--top|--latency|--timehist] [--by cgroup]\n"
+	      "                           [--json|--csv|--html]\n"
 	      "\n"
 	      "Read a CTF capture written by coretrace record -o DIR. Without a\n"
 	      "view, print every record as record prints them live. A capture that\n"
@@ -1030,6 +1068,9 @@ static void ct_report_usage(FILE *out)
 	      "                           maximum scheduling delay (perf sched latency)\n"
 	      "  --timehist               a line per run of a task: wait time,\n"
 	      "                           scheduling delay, run time (perf sched timehist)\n"
+	      "  --by cgroup              --top and --latency: a row per cgroup v2 group\n"
+	      "                           (CPU time, switches, wakeups, scheduling delay\n"
+	      "                           and where its maximum was); --by task: per task\n"
 	      "  -f, --format FORMAT      text (default), json; csv and html for --top\n"
 	      "      --json, --csv, --html  the same as --format\n"
 	      "  -n, --rows N             --top: the N busiest rows (default 20, 0: all)\n",
@@ -1092,6 +1133,9 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 		fprintf(err, "coretrace report: -n wants a number of rows, not '%s'\n",
 			arg);
 		return -1;
+	case CT_OPT_BY:
+		opts->by_set = true;
+		return ct_parse_by(arg, &opts->by_cgroup, err, "report");
 	}
 	return -1;
 }
@@ -1108,6 +1152,7 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 		{ "json",     no_argument,       NULL, 'j' },
 		{ "csv",      no_argument,       NULL, 'c' },
 		{ "html",     no_argument,       NULL, 'm' },
+		{ "by",       required_argument, NULL, CT_OPT_BY },
 		{ "help",     no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1137,6 +1182,11 @@ int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
 	}
 	if (opts->rows_set && opts->view != CT_VIEW_TOP) {
 		fprintf(err, "coretrace report: -n is for --top\n");
+		return CT_PARSE_ERROR;
+	}
+	if (opts->by_set && opts->view != CT_VIEW_TOP &&
+	    opts->view != CT_VIEW_LATENCY) {
+		fprintf(err, "coretrace report: --by is for --top and --latency\n");
 		return CT_PARSE_ERROR;
 	}
 	if (optind + 1 != argc) {

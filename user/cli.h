@@ -36,6 +36,7 @@ struct ct_record_opts {
 	bool cpus_set;		/* -C given */
 	uint8_t cpus[CT_MAX_CPUS];
 	unsigned int ncgroups;	/* -G */
+	bool no_cgroup_names;	/* --no-cgroup-names */
 	struct ct_cgroup cgroups[CT_MAX_CGROUPS];
 	const char *output_dir;	/* -o: a CTF capture instead of lines */
 	uint64_t flight_bytes;	/* --flight-recorder: snapshots of this much */
@@ -57,6 +58,7 @@ struct ct_record_opts {
 	bool wakeup_always;	/* --wakeup=always */
 	double top_interval;	/* coretrace top: refresh period, 0: record */
 	unsigned int top_rows;	/* coretrace top: rows, 0: what fits */
+	bool top_by_cgroup;	/* coretrace top --by cgroup */
 };
 
 bool ct_triggers_on(const struct ct_trigger_opts *t);
@@ -90,6 +92,8 @@ struct ct_report_opts {
 	enum ct_report_out out;
 	unsigned int rows;	/* --top: rows shown, 0 for all */
 	bool rows_set;		/* -n was given */
+	bool by_cgroup;		/* --by cgroup: --top and --latency per group */
+	bool by_set;		/* --by was given */
 };
 
 #define CT_REPORT_TOP_ROWS	20	/* --top's rows without -n */

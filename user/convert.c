@@ -5,8 +5,11 @@
  * per CPU ("CPUs" process, one thread per CPU) with a complete event (X)
  * per run of a task, counters (C) for each CPU's idle state and
  * frequency, instants (i) for wakeups on the woken thread's track, and
- * metadata (M) naming every thread. Written as the capture is read:
- * state per CPU, names at the end.
+ * metadata (M) naming every thread. A task whose cgroup the capture
+ * names is a thread of that group's process ("cgroup /a/b"), so Perfetto
+ * shows tasks under their containers; a task that moves appears under
+ * each group it was in. Written as the capture is read: state per CPU,
+ * names at the end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +20,8 @@
 #include "output.h"
 
 #define CV_CPUS_PID	0x7fff0000u	/* the pid of the "CPUs" process */
+#define CV_GROUP_PID	0x7ffe0000u	/* + slot: a cgroup's process */
+#define CV_GROUPS	4096		/* groups given a process */
 
 struct cv_cpu {
 	bool running;
@@ -31,9 +36,10 @@ struct cv_state {
 	bool cpu_seen[CT_MAX_CPUS];
 	uint64_t events;
 	uint64_t last_switch;	/* who runs is known up to here */
-	/* threads to name at the end: a bounded set of tids */
-	uint32_t *tids;
+	/* threads to name at the end: a bounded set of (pid, tid) */
+	uint64_t *tids;
 	uint32_t tid_mask;
+	uint64_t groups[CV_GROUPS];	/* cgroup ids, by process slot */
 };
 
 static void cv_sep(struct cv_state *s)
@@ -49,29 +55,54 @@ static void cv_ts(FILE *out, const char *key, uint64_t ns)
 
 static void cv_str(FILE *out, const char *s)
 {
-	char buf[128];
+	char buf[6 * CT_CGROUP_PATH_LEN + 16];
 	struct ct_buf b = { buf, sizeof(buf), 0 };
 
 	ct_buf_json_str(&b, s, strlen(s));
 	fwrite(buf, 1, b.pos < sizeof(buf) ? b.pos : sizeof(buf) - 1, out);
 }
 
-static void cv_note_tid(struct cv_state *s, uint32_t tid)
+/* the process a task's events go to: its cgroup's, or its own */
+static uint32_t cv_pid(struct cv_state *s, uint32_t tid)
 {
-	uint32_t i = (tid * 2654435761u) & s->tid_mask, probes;
+	uint64_t id = ct_cgroup_task(&s->names.cgroups, tid);
+	uint32_t i = (uint32_t)(id * 2654435761u) & (CV_GROUPS - 1), probes;
 
-	if (!tid)
-		return;
-	for (probes = 0; probes <= s->tid_mask; probes++) {
-		uint32_t *slot = &s->tids[(i + probes) & s->tid_mask];
+	if (!id)
+		return tid;
+	for (probes = 0; probes < CV_GROUPS; probes++) {
+		uint32_t slot = (i + probes) & (CV_GROUPS - 1);
 
-		if (*slot == tid)
-			return;
-		if (!*slot) {
-			*slot = tid;
-			return;
+		if (s->groups[slot] == id)
+			return CV_GROUP_PID + slot;
+		if (!s->groups[slot]) {
+			s->groups[slot] = id;
+			return CV_GROUP_PID + slot;
 		}
 	}
+	return tid;	/* more groups than processes: the task's own */
+}
+
+/* @tid as a thread of its process now, to be named at the end */
+static uint32_t cv_note_tid(struct cv_state *s, uint32_t tid)
+{
+	uint32_t pid = cv_pid(s, tid);
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	uint32_t i = (uint32_t)(key * 2654435761u) & s->tid_mask, probes;
+
+	if (!tid)
+		return 0;
+	for (probes = 0; probes <= s->tid_mask; probes++) {
+		uint64_t *slot = &s->tids[(i + probes) & s->tid_mask];
+
+		if (*slot == key)
+			break;
+		if (!*slot) {
+			*slot = key;
+			break;
+		}
+	}
+	return pid;
 }
 
 /* the run of the task on @cpu ends at @ts: one complete event */
@@ -125,12 +156,17 @@ static void cv_record(const union ct_record *rec, void *data)
 	case CT_EV_SCHED_WAKEUP_NEW:
 		cv_sep(s);
 		fprintf(s->out, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,",
-			ct_events[rec->hdr.type].name, rec->wakeup.pid,
-			rec->wakeup.pid);
+			ct_events[rec->hdr.type].name,
+			cv_note_tid(s, rec->wakeup.pid), rec->wakeup.pid);
 		cv_ts(s->out, "ts", rec->hdr.ts);
 		fprintf(s->out, ",\"args\":{\"cpu\":%u,\"target_cpu\":%u}}", cpu,
 			rec->wakeup.target_cpu);
-		cv_note_tid(s, rec->wakeup.pid);
+		break;
+	case CT_EV_TASK_CGROUP:
+		/* names learn after this: the task's new process now */
+		ct_cgroup_set_task(&s->names.cgroups, rec->task_cgroup.pid,
+				   rec->task_cgroup.cgroup_id);
+		cv_note_tid(s, rec->task_cgroup.pid);
 		break;
 	case CT_EV_CPU_IDLE:
 		if (cs->cpu_id < CT_MAX_CPUS)
@@ -158,7 +194,7 @@ static void cv_meta(struct cv_state *s, const char *what, uint32_t pid,
 
 static void cv_names(struct cv_state *s)
 {
-	char name[CT_COMM_LEN + 16];
+	char name[CT_COMM_LEN + 16], group[CT_CGROUP_PATH_LEN + 16];
 	uint32_t i;
 	unsigned int cpu;
 
@@ -169,16 +205,30 @@ static void cv_names(struct cv_state *s)
 		snprintf(name, sizeof(name), "CPU %u", cpu);
 		cv_meta(s, "thread_name", CV_CPUS_PID, cpu, name);
 	}
-	/* each thread its own process: records carry thread ids only */
+	for (i = 0; i < CV_GROUPS; i++) {
+		const char *path;
+
+		if (!s->groups[i])
+			continue;
+		path = ct_cgroup_path(&s->names.cgroups, s->groups[i]);
+		if (path)
+			snprintf(group, sizeof(group), "cgroup %s", *path ? path : "/");
+		else
+			snprintf(group, sizeof(group), "cgroup id %llu",
+				 (unsigned long long)s->groups[i]);
+		cv_meta(s, "process_name", CV_GROUP_PID + i, 0, group);
+	}
+	/* a task of no known group is its own process */
 	for (i = 0; i <= s->tid_mask; i++) {
-		uint32_t tid = s->tids[i];
+		uint32_t tid = (uint32_t)s->tids[i], pid = (uint32_t)(s->tids[i] >> 32);
 		const char *comm;
 
 		if (!tid)
 			continue;
 		comm = ct_comm_name(&s->names.comms, tid, 0, name, sizeof(name));
-		cv_meta(s, "process_name", tid, tid, comm);
-		cv_meta(s, "thread_name", tid, tid, comm);
+		if (pid == tid)
+			cv_meta(s, "process_name", tid, tid, comm);
+		cv_meta(s, "thread_name", pid, tid, comm);
 	}
 }
 
@@ -191,8 +241,9 @@ int ct_convert(const struct ct_convert_opts *opts)
 	bool quiet;
 	int err = -ENOMEM;
 
-	if (!s || ct_names_init(&s->names, 65536) ||
-	    !(s->tids = calloc(1u << 16, sizeof(*s->tids)))) {
+	if (s)
+		s->tids = calloc(1u << 16, sizeof(*s->tids));
+	if (!s || !s->tids || ct_names_init(&s->names, 65536)) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		goto out;
 	}

@@ -111,6 +111,19 @@ static const struct ct_ctf_field ct_f_function[] = {
 	END
 };
 
+static const struct ct_ctf_field ct_f_task_cgroup[] = {
+	F(ct_task_cgroup, pid, "_tid", CT_CTF_UINT),
+	F(ct_task_cgroup, cgroup_id, "_cgroup_id", CT_CTF_UINT),
+	END
+};
+
+static const struct ct_ctf_field ct_f_cgroup_name[] = {
+	F(ct_cgroup_name, cgroup_id, "_cgroup_id", CT_CTF_UINT),
+	F(ct_cgroup_name, level, "_level", CT_CTF_UINT),
+	F(ct_cgroup_name, path, "_path", CT_CTF_STRING),
+	END
+};
+
 _Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
 	       "record types must leave the extended header's id free");
 
@@ -135,6 +148,8 @@ const struct ct_ctf_event ct_ctf_events[CT_EV_MAX] = {
 	[CT_EV_TIMER_EXPIRE_ENTRY] = { "timer_expire_entry", ct_f_function },
 	[CT_EV_HRTIMER_EXPIRE_ENTRY] = { "timer_hrtimer_expire_entry", ct_f_function },
 	[CT_EV_WORKQUEUE_EXECUTE_START] = { "workqueue_execute_start", ct_f_function },
+	[CT_EV_TASK_CGROUP] = { "coretrace_task_cgroup", ct_f_task_cgroup },
+	[CT_EV_CGROUP_NAME] = { "coretrace_cgroup_name", ct_f_cgroup_name },
 };
 
 static void ct_uuid_text(const unsigned char u[16], char out[37])
@@ -1323,8 +1338,41 @@ static int ct_names_put_ksyms(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	return err;
 }
 
+/* The groups and the tasks' groups known, as name events */
+static int ct_names_put_cgroups(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+				const struct ct_cgroup_names *cg,
+				union ct_record *rec, long *written)
+{
+	uint32_t i;
+	int err = 0;
+
+	rec->hdr.type = CT_EV_CGROUP_NAME;
+	for (i = 0; cg && cg->groups && i <= cg->group_mask && !err; i++) {
+		const struct ct_cg_group *g = &cg->groups[i];
+
+		if (!g->used)
+			continue;
+		rec->cgroup_name.cgroup_id = g->id;
+		rec->cgroup_name.level = g->level;
+		memcpy(rec->cgroup_name.path, g->path, CT_CGROUP_PATH_LEN);
+		err = ct_names_put(ctf, s, rec, written);
+	}
+	rec->hdr.type = CT_EV_TASK_CGROUP;
+	for (i = 0; cg && cg->tasks && i <= cg->task_mask && !err; i++) {
+		const struct ct_cg_task *t = &cg->tasks[i];
+
+		if (!t->used || !t->pid)
+			continue;
+		rec->task_cgroup.pid = t->pid;
+		rec->task_cgroup.cgroup_id = t->id;
+		err = ct_names_put(ctf, s, rec, written);
+	}
+	return err;
+}
+
 long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
-			const struct ct_irq_names *irqs, uint64_t ts)
+			const struct ct_irq_names *irqs,
+			const struct ct_cgroup_names *cgroups, uint64_t ts)
 {
 	struct ct_ctf_stream s;
 	union ct_record rec;
@@ -1357,6 +1405,8 @@ long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
 		memcpy(rec.irq_name.name, irqs->slot[i].name, CT_IRQ_NAME_LEN);
 		err = ct_names_put(ctf, &s, &rec, &written);
 	}
+	if (!err)
+		err = ct_names_put_cgroups(ctf, &s, cgroups, &rec, &written);
 	if (!err)
 		err = ct_names_put_ksyms(ctf, &s, ts, &written);
 	if (!err)

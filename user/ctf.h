@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cgroup.h"
 #include "comm_cache.h"
 #include "events.h"
 
@@ -20,7 +21,7 @@
 #define CT_CTF_HEADER_BYTES	24		/* magic, uuid, stream_id */
 #define CT_CTF_CONTEXT_BYTES	44		/* see the metadata */
 #define CT_CTF_HEAD		(CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES)
-#define CT_CTF_EVENT_MAX	(2 + 8 + 256)	/* header + largest payload */
+#define CT_CTF_EVENT_MAX	(2 + 8 + 272)	/* header + largest payload */
 /*
  * Event header: the id byte, then the low 32 bits of the timestamp; when
  * the clock moved 2^32 ns or more since the stream's previous event, the
@@ -28,7 +29,7 @@
  * follow (LTTng's compact/extended scheme, byte-aligned).
  */
 #define CT_CTF_ID_EXTENDED	255
-#define CT_CTF_FORMAT		2	/* env.coretrace_ctf: this layout */
+#define CT_CTF_FORMAT		3	/* env.coretrace_ctf: this layout */
 /*
  * A CTF-only event after the record types: the name of a timer or work
  * function, written once per address before its first record, so a
@@ -56,8 +57,8 @@ enum ct_ctf_kind {
 
 struct ct_ctf_field {
 	const char *name;	/* "_prev_tid" */
-	uint8_t offset;		/* in the coretrace record */
-	uint8_t size;		/* bytes; for strings, the array's length */
+	uint16_t offset;	/* in the coretrace record */
+	uint16_t size;		/* bytes; for strings, the array's length */
 	enum ct_ctf_kind kind;
 };
 
@@ -177,7 +178,8 @@ int ct_ctf_emit(struct ct_ctf *ctf, unsigned int cpu, const unsigned char *packe
  * or -errno.
  */
 long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
-			const struct ct_irq_names *irqs, uint64_t ts);
+			const struct ct_irq_names *irqs,
+			const struct ct_cgroup_names *cgroups, uint64_t ts);
 /* Finish every CPU's packet now (to the sink, or the writer). */
 int ct_ctf_flush_all(struct ct_ctf *ctf);
 /* The writer's news (errors, finished directories), without waiting. */

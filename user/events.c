@@ -546,6 +546,10 @@ static void ct_json_function(struct ct_buf *b, const union ct_record *rec,
 #define ct_json_comm NULL
 #define ct_text_irq_name NULL
 #define ct_json_irq_name NULL
+#define ct_text_task_cgroup NULL
+#define ct_json_task_cgroup NULL
+#define ct_text_cgroup_name NULL
+#define ct_json_cgroup_name NULL
 
 static uint32_t ct_irq_slot(uint32_t irq)
 {
@@ -622,6 +626,15 @@ const struct ct_event_desc ct_events[CT_EV_MAX] = {
 #undef CT_X_DESC
 };
 
+const struct ct_event_desc ct_cgroup_progs[CT_CGROUP_PROGS] = {
+	{ CT_EV_TASK_CGROUP, "cgroup_attach_task", "cgroup", "cgroup_attach_task",
+	  sizeof(struct ct_task_cgroup), NULL, NULL },
+	{ CT_EV_CGROUP_NAME, "cgroup_mkdir", "cgroup", "cgroup_mkdir",
+	  sizeof(struct ct_cgroup_name), NULL, NULL },
+	{ CT_EV_CGROUP_NAME, "cgroup_rename", "cgroup", "cgroup_rename",
+	  sizeof(struct ct_cgroup_name), NULL, NULL },
+};
+
 const struct ct_event_desc *ct_event_by_name(const char *name)
 {
 	int i;
@@ -650,6 +663,9 @@ static void ct_terminate_strings(union ct_record *rec)
 		break;
 	case CT_EV_SCHED_PROCESS_EXEC:
 		rec->exec.filename[CT_FILENAME_LEN - 1] = '\0';
+		break;
+	case CT_EV_CGROUP_NAME:
+		rec->cgroup_name.path[CT_CGROUP_PATH_LEN - 1] = '\0';
 		break;
 	default:
 		break;

@@ -31,6 +31,8 @@ union ct_record {
 	struct ct_irq irq;
 	struct ct_softirq softirq;
 	struct ct_function function;
+	struct ct_task_cgroup task_cgroup;
+	struct ct_cgroup_name cgroup_name;
 };
 
 /* irq number -> handler name, fed by irq_name records; bounded */
@@ -57,11 +59,14 @@ enum ct_format {
 };
 
 /* What the printers need besides the record itself. */
+struct ct_cgroup_names;
+
 struct ct_print_ctx {
 	const struct ct_comm_cache *comms;
 	struct ct_ksyms *ksyms;			/* may be NULL */
 	const struct ct_irq_names *irqs;	/* may be NULL */
 	const struct ct_symtab *syms;		/* a capture's names, or NULL */
+	const struct ct_cgroup_names *cgroups;	/* groups' paths, or NULL */
 };
 
 /* A function's name: the kernel's symbols, a capture's, or NULL. */
@@ -98,6 +103,15 @@ struct ct_event_desc {
 };
 
 extern const struct ct_event_desc ct_events[CT_EV_MAX];
+
+/*
+ * The programs that watch cgroup v2 for the records that name groups
+ * (task_cgroup, cgroup_name) instead of tracing an event of their own,
+ * program "handle_<name>" on tracepoint tp_category:tp_name. The first,
+ * the moves, is the one the others and -G need.
+ */
+#define CT_CGROUP_PROGS	3
+extern const struct ct_event_desc ct_cgroup_progs[CT_CGROUP_PROGS];
 
 /* Descriptor by output name, or NULL. */
 const struct ct_event_desc *ct_event_by_name(const char *name);

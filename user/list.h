@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "cli.h"
 
-#define CT_VERSION "0.2.0"
+#define CT_VERSION "0.3.0"
 
 /* `coretrace list`; returns the exit code */
 int ct_list(const struct ct_list_opts *opts, FILE *out);

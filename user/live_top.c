@@ -18,6 +18,7 @@ struct ct_live_top {
 	struct termios saved;
 	uint64_t interval_ns, next_ns;
 	unsigned int rows;
+	bool by_cgroup;
 	char *frame;			/* the last frame, built in memory */
 	size_t frame_len;
 };
@@ -36,8 +37,8 @@ static void ct_live_raw_keys(struct ct_live_top *t)
 		t->termios_saved = true;
 }
 
-struct ct_live_top *ct_live_top_open(FILE *out, int in_fd, double interval_s,
-				     unsigned int rows, int ncpus,
+struct ct_live_top *ct_live_top_open(FILE *out, int in_fd,
+				     const struct ct_live_view *view, int ncpus,
 				     const struct ct_print_ctx *names,
 				     uint64_t now_ns)
 {
@@ -51,9 +52,10 @@ struct ct_live_top *ct_live_top_open(FILE *out, int in_fd, double interval_s,
 	t->out = out;
 	t->in_fd = in_fd;
 	t->tty = isatty(fileno(out)) && isatty(in_fd);
-	t->interval_ns = (uint64_t)(interval_s * 1e9);
+	t->interval_ns = (uint64_t)(view->interval_s * 1e9);
 	t->next_ns = now_ns + t->interval_ns;
-	t->rows = rows;
+	t->rows = view->rows;
+	t->by_cgroup = view->by_cgroup;
 	t->an.window_start = now_ns;
 	if (t->tty) {
 		ct_live_raw_keys(t);
@@ -135,7 +137,7 @@ bool ct_live_top_tick(struct ct_live_top *t, uint64_t now_ns)
 	mem = open_memstream(&t->frame, &t->frame_len);
 	if (mem) {
 		ct_top_print(mem, CT_OUT_TEXT, &t->an, &t->names,
-			     ct_live_rows(t), "live");
+			     ct_live_rows(t), "live", t->by_cgroup);
 		fclose(mem);
 	}
 	if (t->frame && t->tty) {

@@ -15,12 +15,19 @@
 
 struct ct_live_top;
 
+/* what the overview shows */
+struct ct_live_view {
+	double interval_s;	/* refresh period */
+	unsigned int rows;	/* 0: what fits a terminal, else 30 */
+	bool by_cgroup;		/* a row per cgroup */
+};
+
 /*
- * Print to @out every @interval_s seconds, @rows rows (0: what fits a
- * terminal, else 30); keys are read from @in_fd when both are terminals.
+ * Print to @out every @view->interval_s seconds; keys are read from
+ * @in_fd when both are terminals.
  */
-struct ct_live_top *ct_live_top_open(FILE *out, int in_fd, double interval_s,
-				     unsigned int rows, int ncpus,
+struct ct_live_top *ct_live_top_open(FILE *out, int in_fd,
+				     const struct ct_live_view *view, int ncpus,
 				     const struct ct_print_ctx *names,
 				     uint64_t now_ns);
 void ct_live_top_feed(struct ct_live_top *t, const union ct_record *rec);

@@ -18,9 +18,15 @@ int ct_names_init(struct ct_names *n, size_t capacity)
 	memset(n, 0, sizeof(*n));
 	if (ct_comm_cache_init(&n->comms, (uint32_t)capacity))
 		return -ENOMEM;
+	if (ct_cgroup_names_init(&n->cgroups, (uint32_t)capacity,
+				 CT_CGROUP_GROUPS)) {
+		ct_comm_cache_free(&n->comms);
+		return -ENOMEM;
+	}
 	n->pctx.comms = &n->comms;
 	n->pctx.irqs = &n->irqs;
 	n->pctx.syms = &n->syms;
+	n->pctx.cgroups = &n->cgroups;
 	return 0;
 }
 
@@ -35,6 +41,7 @@ int ct_names_load_ksyms(struct ct_names *n, FILE *f)
 void ct_names_free(struct ct_names *n)
 {
 	ct_comm_cache_free(&n->comms);
+	ct_cgroup_names_free(&n->cgroups);
 	ct_ksyms_free(&n->ksyms);
 }
 
@@ -262,15 +269,15 @@ static const struct ct_output_ops ct_top_ops = {
 	.close = ct_top_close,
 };
 
-struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
-				unsigned int rows, int ncpus,
+struct ct_output *ct_top_output(FILE *f, int in_fd,
+				const struct ct_live_view *view, int ncpus,
 				struct ct_names *names, uint64_t now_ns)
 {
 	struct ct_top *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	t->top = ct_live_top_open(f, in_fd, interval_s, rows, ncpus,
+	t->top = ct_live_top_open(f, in_fd, view, ncpus,
 				  &names->pctx, now_ns);
 	if (!t->top) {
 		free(t);

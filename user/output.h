@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "comm_cache.h"
+#include "cgroup.h"
 #include "ctf.h"
 #include "events.h"
 #include "ksyms.h"
@@ -25,10 +26,14 @@
 struct ct_names {
 	struct ct_comm_cache comms;	/* pid -> task name */
 	struct ct_irq_names irqs;	/* irq -> handler name */
+	struct ct_cgroup_names cgroups;	/* pid -> group -> path */
 	struct ct_ksyms ksyms;		/* live: /proc/kallsyms, if loaded */
 	struct ct_symtab syms;		/* a capture's function names */
 	struct ct_print_ctx pctx;	/* all of the above, for printers */
 };
+
+/* groups the name state remembers (a node with thousands of containers) */
+#define CT_CGROUP_GROUPS	2048
 
 /* Empty names; the comm cache holds @capacity tasks. 0 or -ENOMEM. */
 int ct_names_init(struct ct_names *n, size_t capacity);
@@ -40,6 +45,10 @@ static inline void ct_names_learn(struct ct_names *n,
 				  const union ct_record *rec)
 {
 	ct_learn_names(rec, &n->comms, &n->irqs);
+	/* rare records: no call for the others */
+	if (rec->hdr.type == CT_EV_TASK_CGROUP ||
+	    rec->hdr.type == CT_EV_CGROUP_NAME)
+		ct_cgroup_learn(&n->cgroups, rec->hdr.type, rec);
 }
 
 struct ct_output;
@@ -181,8 +190,9 @@ struct ct_output *ct_callback_output(void (*feed)(const union ct_record *rec,
 				     void *ctx, struct ct_names *names);
 
 /* The live overview (live_top.h) on @f, keys from @in_fd. NULL: no memory. */
-struct ct_output *ct_top_output(FILE *f, int in_fd, double interval_s,
-				unsigned int rows, int ncpus,
+struct ct_live_view;
+struct ct_output *ct_top_output(FILE *f, int in_fd,
+				const struct ct_live_view *view, int ncpus,
 				struct ct_names *names, uint64_t now_ns);
 
 #endif

@@ -7,18 +7,22 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
 #include "layout.h"
+#include "live_top.h"
 #include "record.h"
 #include "output.h"
 #include "sys.h"
@@ -32,6 +36,8 @@ struct ct_session {
 	struct ct_names names;
 	struct ct_output *out;		/* lines, the capture or the overview */
 	unsigned long long received[CT_EV_MAX];
+	/* records user space wrote: the groups when tracing began */
+	unsigned long long announced[CT_EV_MAX];
 	unsigned long long corrupt;
 	struct ct_trigger_ctl triggers;
 	unsigned long long trigger_records;
@@ -149,6 +155,102 @@ static void ct_scan_proc_comms(struct ct_comm_cache *comms)
 	closedir(proc);
 }
 
+struct ct_cg_start {
+	struct ct_session *s;
+	char mnt[PATH_MAX];
+	uint64_t ts;
+	int err;
+};
+
+/* one announcement, stamped before any record BPF wrote */
+static int ct_cg_feed(struct ct_cg_start *c, union ct_record *rec, int type)
+{
+	rec->hdr.ts = c->ts;
+	rec->hdr.type = (uint8_t)type;
+	rec->hdr.flags = 0;
+	rec->hdr.cpu = 0;
+	c->s->announced[type]++;
+	return ct_output_feed(c->s->out, rec) ? -EIO : 0;
+}
+
+static int ct_cg_group(uint64_t id, uint32_t level, const char *path, void *arg)
+{
+	union ct_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.cgroup_name.cgroup_id = id;
+	rec.cgroup_name.level = level;
+	snprintf(rec.cgroup_name.path, sizeof(rec.cgroup_name.path), "%s", path);
+	return ct_cg_feed(arg, &rec, CT_EV_CGROUP_NAME);
+}
+
+/* The group of thread @tid of process @pid, announced */
+static void ct_cg_task(struct ct_cg_start *c, const char *pid, const char *tid)
+{
+	char file[96], text[CT_CGROUP_PATH_LEN + 64], path[CT_CGROUP_PATH_LEN];
+	char dir[PATH_MAX + CT_CGROUP_PATH_LEN];
+	union ct_record rec;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(file, sizeof(file), "/proc/%.16s/task/%.16s/cgroup", pid, tid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;		/* gone meanwhile */
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	if (ct_cgroup_of_task(text, path, sizeof(path)))
+		return;
+	snprintf(dir, sizeof(dir), "%s%s", c->mnt, path);
+	if (stat(dir, &st))
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.task_cgroup.pid = (uint32_t)strtoul(tid, NULL, 10);
+	rec.task_cgroup.cgroup_id = (uint64_t)st.st_ino;
+	if (!c->err)
+		c->err = ct_cg_feed(c, &rec, CT_EV_TASK_CGROUP);
+}
+
+/*
+ * The groups and the tasks' groups when tracing starts, as announcements
+ * stamped @ts (before BPF's first record): BPF announces what changes
+ * from then on, and a task it has not seen switched out yet (one that
+ * spins) still has its group.
+ */
+static int ct_announce_cgroups(struct ct_session *s, uint64_t ts)
+{
+	struct ct_cg_start c = { .s = s, .ts = ts };
+	struct dirent *pe, *te;
+	char path[64];
+	DIR *proc, *tasks;
+	int n;
+
+	if (ct_cgroup_find_mount(c.mnt, sizeof(c.mnt)))
+		return 0;	/* no cgroup2 mount: nothing to name */
+	n = ct_cgroup_groups(c.mnt, 64, ct_cg_group, &c);
+	if (n < 0)
+		return n == -EIO ? n : 0;
+	proc = opendir("/proc");
+	while (proc && (pe = readdir(proc)) && !c.err) {
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/task", pe->d_name);
+		tasks = opendir(path);
+		while (tasks && (te = readdir(tasks)))
+			if (te->d_name[0] >= '1' && te->d_name[0] <= '9')
+				ct_cg_task(&c, pe->d_name, te->d_name);
+		if (tasks)
+			closedir(tasks);
+	}
+	if (proc)
+		closedir(proc);
+	return c.err;
+}
+
 /*
  * -p, --trigger-pid: the threads the process has now, into @map; BPF
  * learns later ones itself.
@@ -196,6 +298,41 @@ static uint64_t ct_trigger_events(const struct ct_trigger_opts *t)
 	if (t->exec_len)
 		mask |= 1ull << CT_EV_SCHED_PROCESS_EXEC;
 	return mask;
+}
+
+/*
+ * cgroup v2: every task's group is announced where the kernel has cgroups
+ * (its cgroup tracepoints); -G needs them.
+ */
+static int ct_select_cgroup_programs(struct coretrace_bpf *skel,
+				     const struct ct_record_opts *opts,
+				     const char *events)
+{
+	const struct ct_event_desc *d = ct_cgroup_progs;
+	bool moves = ct_tracepoint_exists(events, d->tp_category, d->tp_name);
+	struct bpf_program *prog;
+	char name[64];
+	int i;
+
+	if (opts->ncgroups && !moves) {
+		fprintf(stderr, "coretrace: -G needs the tracepoint %s:%s, which this kernel does not have\n",
+			d->tp_category, d->tp_name);
+		return -ENOENT;
+	}
+	skel->rodata->ct_cgroup_records = moves && !opts->no_cgroup_names;
+	for (i = 0; i < CT_CGROUP_PROGS; i++) {
+		d = &ct_cgroup_progs[i];
+		snprintf(name, sizeof(name), "handle_%s", d->name);
+		prog = bpf_object__find_program_by_name(skel->obj, name);
+		/* without names, only -G needs the moves */
+		if (prog)
+			bpf_program__set_autoload(prog, moves &&
+				(skel->rodata->ct_cgroup_records ||
+				 (i == 0 && opts->ncgroups)) &&
+				ct_tracepoint_exists(events, d->tp_category,
+						     d->tp_name));
+	}
+	return 0;
 }
 
 /* Attach the selected events the kernel has; warn about the others. */
@@ -261,14 +398,7 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		fprintf(stderr, "coretrace: this kernel has none of the selected tracepoints\n");
 		return -ENOENT;
 	}
-	/* -G: a task moved to another group is judged again */
-	if (opts->ncgroups && !ct_tracepoint_exists(events, "cgroup", "cgroup_attach_task")) {
-		fprintf(stderr, "coretrace: -G needs the tracepoint cgroup:cgroup_attach_task, which this kernel does not have\n");
-		return -ENOENT;
-	}
-	bpf_program__set_autoload(skel->progs.handle_cgroup_attach_task,
-				  opts->ncgroups > 0);
-	return 0;
+	return ct_select_cgroup_programs(skel, opts, events);
 }
 
 static void ct_configure_triggers(struct coretrace_bpf__rodata *ro,
@@ -644,6 +774,10 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
+	if (s->announced[CT_EV_CGROUP_NAME])
+		fprintf(stderr, "coretrace: %llu groups and %llu tasks' groups announced from /sys/fs/cgroup and /proc when tracing began\n",
+			s->announced[CT_EV_CGROUP_NAME],
+			s->announced[CT_EV_TASK_CGROUP]);
 	if (missed)
 		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
 			missed);
@@ -723,6 +857,18 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 	return 0;
 }
 
+static bool ct_is_cgroup_program(const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+	int i;
+
+	for (i = 0; i < CT_CGROUP_PROGS; i++)
+		if (!strncmp(name, "handle_", 7) &&
+		    !strcmp(name + 7, ct_cgroup_progs[i].name))
+			return true;
+	return false;
+}
+
 /* Does @prog trace its event (not only keep names up to date)? */
 static bool ct_program_traces(const struct coretrace_bpf *skel,
 			      const struct bpf_program *prog)
@@ -733,8 +879,8 @@ static bool ct_program_traces(const struct coretrace_bpf *skel,
 		return skel->rodata->ct_fork_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_exit)
 		return skel->rodata->ct_exit_records && bpf_program__autoload(prog);
-	if (prog == skel->progs.handle_cgroup_attach_task)
-		return false;
+	if (ct_is_cgroup_program(prog))
+		return false;	/* they announce groups; no event of their own */
 	return bpf_program__autoload(prog);
 }
 
@@ -781,6 +927,7 @@ static int ct_session_init(struct ct_session *s,
 	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
 	ct_comm_cache_prefault(&s->names.comms);
+	ct_cgroup_names_prefault(&s->names.cgroups);
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {
@@ -843,8 +990,13 @@ static int ct_open_capture(struct ct_session *s)
 static int ct_open_output(struct ct_session *s)
 {
 	if (s->opts->top_interval > 0) {
-		s->out = ct_top_output(stdout, STDIN_FILENO,
-				       s->opts->top_interval, s->opts->top_rows,
+		struct ct_live_view view = {
+			.interval_s = s->opts->top_interval,
+			.rows = s->opts->top_rows,
+			.by_cgroup = s->opts->top_by_cgroup,
+		};
+
+		s->out = ct_top_output(stdout, STDIN_FILENO, &view,
 				       libbpf_num_possible_cpus(), &s->names,
 				       ct_mono_ns());
 		if (!s->out)
@@ -863,6 +1015,7 @@ static int ct_open_output(struct ct_session *s)
 static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 {
 	struct ring_buffer *rb;
+	uint64_t start_ns;
 	bool quiet;
 	int err;
 
@@ -873,6 +1026,7 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		return -EIO;
 	}
 	err = s->opts->top_interval > 0 ? 0 : ct_open_output(s);
+	start_ns = ct_mono_ns();
 	if (!err)
 		err = ct_attach(skel);
 	if (!err && s->opts->ncgroups)
@@ -895,6 +1049,8 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	/* the overview starts its first interval now */
 	if (s->opts->top_interval > 0)
 		err = ct_open_output(s);
+	if (!err && skel->rodata->ct_cgroup_records)
+		err = ct_announce_cgroups(s, start_ns);
 	if (!err)
 		err = ct_drain(rb, skel, s);
 

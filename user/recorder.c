@@ -263,7 +263,8 @@ static int ct_flight_snapshot(struct ct_output *out, const char *reason,
 	n = err ? err : ct_ctf_begin_dir(&p->ctf, name, true, &p->env, &part);
 	if (n >= 0)
 		n = ct_ctf_write_names(&p->ctf, &out->names->comms,
-				       &out->names->irqs, sn.begin);
+				       &out->names->irqs, &out->names->cgroups,
+				       sn.begin);
 	if (n >= 0)
 		n = ct_pktring_for_each(&p->ring, ct_snap_emit, &sn);
 	if (n >= 0)
@@ -322,6 +323,7 @@ static int ct_chunk_begin(struct ct_parts *p, uint64_t next_begin)
 	n = ct_ctf_begin_dir(&p->ctf, name, false, &p->env, &part);
 	names = n < 0 ? n : ct_ctf_write_names(&p->ctf, &p->out.names->comms,
 						&p->out.names->irqs,
+						&p->out.names->cgroups,
 						ct_chunk_names_ts(p, next_begin));
 	if (n < 0 || names < 0)
 		return (int)(n < 0 ? n : names);

@@ -61,6 +61,21 @@ static int ct_latency_cmp(const void *pa, const void *pb)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+/* a group's path as JSON, null when no group was announced */
+static void ct_json_group(struct ct_report_ctx *c, struct ct_buf *b,
+			  uint64_t id)
+{
+	char buf[64];
+	const char *name;
+
+	if (!id) {
+		ct_buf_printf(b, "null");
+		return;
+	}
+	name = ct_group_name(&c->names.pctx, id, buf, sizeof(buf));
+	ct_buf_json_str(b, name, strlen(name));
+}
+
 static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 			   bool first)
 {
@@ -75,12 +90,14 @@ static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 		ct_buf_json_str(&b, comm, CT_COMM_LEN);
 		ct_buf_printf(&b, ",\"tid\":%u,\"runtime_ms\":%.6f,\"switches\":%llu,"
 			      "\"delays\":%llu,\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,"
-			      "\"max_delay_at\":%llu}", t->tid,
+			      "\"max_delay_at\":%llu,\"cgroup\":", t->tid,
 			      ct_ms(t->total_runtime_ns),
 			      (unsigned long long)t->total_switches,
 			      (unsigned long long)t->delays, avg,
 			      ct_ms(t->delay_max_ns),
 			      (unsigned long long)t->delay_max_at);
+		ct_json_group(c, &b, t->grp ? t->group : 0);
+		ct_buf_printf(&b, "}");
 		if (b.pos < sizeof(c->line))
 			fputs(c->line, stdout);
 		return;
@@ -126,6 +143,85 @@ static void ct_latency_print(struct ct_report_ctx *c)
 	free(list);
 }
 
+static void ct_group_latency_row(struct ct_report_ctx *c,
+				 const struct ct_an_group *g, bool first)
+{
+	char who[CT_COMM_LEN + 16], name[CT_COMM_LEN], buf[64];
+	char escaped[4 * CT_CGROUP_PATH_LEN], escaped_who[4 * sizeof(who)];
+	const char *path = ct_group_name(&c->names.pctx, g->id, buf, sizeof(buf));
+	const char *comm = ct_comm_name(&c->names.comms, g->delay_max_tid, 0,
+					name, sizeof(name));
+	double avg = g->delays ? ct_ms(g->delay_sum_ns) / (double)g->delays : 0;
+	struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		ct_buf_printf(&b, "%s{\"cgroup\":", first ? "" : ",");
+		ct_json_group(c, &b, g->id);
+		ct_buf_printf(&b, ",\"cgroup_id\":%llu,\"tasks\":%u,\"runtime_ms\":%.6f,"
+			      "\"switches\":%llu,\"wakeups\":%llu,\"delays\":%llu,"
+			      "\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,"
+			      "\"max_delay_at\":%llu,\"max_delay_tid\":%u,\"max_delay_task\":",
+			      (unsigned long long)g->id, g->tasks,
+			      ct_ms(g->total_runtime_ns),
+			      (unsigned long long)g->total_switches,
+			      (unsigned long long)g->total_wakeups,
+			      (unsigned long long)g->delays, avg,
+			      ct_ms(g->delay_max_ns),
+			      (unsigned long long)g->delay_max_at,
+			      g->delay_max_tid);
+		if (g->delays)
+			ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		else
+			ct_buf_printf(&b, "null");
+		ct_buf_printf(&b, "}");
+		if (b.pos < sizeof(c->line))
+			fputs(c->line, stdout);
+		return;
+	}
+	ct_text_escape(escaped, sizeof(escaped), path, strlen(path));
+	if (g->delays)
+		snprintf(who, sizeof(who), "%s:%u", comm, g->delay_max_tid);
+	else
+		snprintf(who, sizeof(who), "-");
+	ct_text_escape(escaped_who, sizeof(escaped_who), who, strlen(who));
+	printf("  %12.3f %9llu %9llu %13.3f %13.3f %15.6f  %-24s %5u  %s\n",
+	       ct_ms(g->total_runtime_ns), (unsigned long long)g->total_switches,
+	       (unsigned long long)g->total_wakeups, avg, ct_ms(g->delay_max_ns),
+	       (double)g->delay_max_at / 1e9, escaped_who, g->tasks, escaped);
+}
+
+/* --latency --by cgroup: per group, sorted by maximum scheduling delay */
+static void ct_group_latency_print(struct ct_report_ctx *c)
+{
+	struct ct_an_group *rows = calloc(CT_GROUP_ROWS, sizeof(*rows));
+	uint64_t runtime = 0, switches = 0;
+	size_t n, i;
+
+	if (!rows)
+		return;
+	n = ct_group_rows(&c->an, false, rows, CT_GROUP_ROWS);
+	if (c->opts->out == CT_REPORT_JSON)
+		fputs("{\"by\":\"cgroup\",\"groups\":[", stdout);
+	else
+		printf("  %12s %9s %9s %13s %13s %15s  %-24s %5s  %s\n",
+		       "Runtime ms", "Switches", "Wakeups", "Avg delay ms",
+		       "Max delay ms", "Max delay at", "Max delay task", "Tasks",
+		       "Cgroup");
+	for (i = 0; i < n; i++) {
+		ct_group_latency_row(c, &rows[i], i == 0);
+		runtime += rows[i].total_runtime_ns;
+		switches += rows[i].total_switches;
+	}
+	if (c->opts->out == CT_REPORT_JSON)
+		printf("],\"runtime_ms\":%.6f,\"switches\":%llu,\"groups_dropped\":%llu}\n",
+		       ct_ms(runtime), (unsigned long long)switches,
+		       (unsigned long long)c->an.groups_dropped);
+	else
+		printf("  %12.3f %9llu  TOTAL\n", ct_ms(runtime),
+		       (unsigned long long)switches);
+	free(rows);
+}
+
 static void ct_report_begin(struct ct_report_ctx *c)
 {
 	if (c->opts->view != CT_VIEW_TIMEHIST || c->opts->out == CT_REPORT_JSON)
@@ -168,7 +264,9 @@ static void ct_report_end(struct ct_report_ctx *c,
 		ct_analysis_settle(&c->an, c->an.last_ts);
 		ct_report_losses(&c->an, reader);
 		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->names.pctx,
-			     c->opts->rows, c->opts->dir);
+			     c->opts->rows, c->opts->dir, c->opts->by_cgroup);
+	} else if (c->opts->view == CT_VIEW_LATENCY && c->opts->by_cgroup) {
+		ct_group_latency_print(c);
 	} else if (c->opts->view == CT_VIEW_LATENCY) {
 		ct_latency_print(c);
 	}

@@ -29,6 +29,10 @@ enum tc_task_state {
 };
 
 #define TC_KEY_NONE	0xffffffffu	/* CPU lane before its first record */
+/* --by cgroup: a CPU lane's key is its task's group slot + 1 */
+#define TC_KEY_NO_GROUP	(CT_AN_GROUPS + 1)	/* a task of no known group */
+#define TC_LEGEND_MAX	24			/* legend items */
+#define TC_LEGEND_GROUPS	16		/* groups named in the legend */
 
 /*
  * A task lane's pixel column shares the lane's height among the states
@@ -67,11 +71,21 @@ struct tc_chart {
 	struct tc_lane *lanes;
 	int nlanes, ncpu_lanes;
 	struct tc_lane *cpu_lane[CT_MAX_CPUS];
+	uint32_t cpu_tid[CT_MAX_CPUS];	/* --by cgroup: who runs there */
+	struct ct_cgroup_names now;	/* --by cgroup: tasks' groups, drawing */
 	uint64_t elements;
 	int svg_width;
+	/* --by cgroup: a hue per key, by the group's rank; -1: none */
+	int16_t group_hue[CT_AN_GROUPS + 2];
+	struct tc_legend_item {
+		char color[32];
+		char text[CT_CGROUP_PATH_LEN + 48];
+	} legend[TC_LEGEND_MAX];
+	int nlegend;
 };
 
-static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t len)
+static void tc_color(const struct tc_chart *c, const struct tc_lane *l,
+		     uint32_t key, char *buf, size_t len)
 {
 	static const char *const task_colors[] = {
 		[TC_RUNNING] = "#2e7d32", [TC_RUNNABLE] = "#e53935",
@@ -82,9 +96,39 @@ static void tc_color(const struct tc_lane *l, uint32_t key, char *buf, size_t le
 		snprintf(buf, len, "%s", task_colors[key]);
 	else if (!key)
 		snprintf(buf, len, "#c9ced6");	/* idle */
+	else if (c->opts->by_cgroup && key <= CT_AN_GROUPS + 1 &&
+		 c->group_hue[key] >= 0)
+		snprintf(buf, len, "hsl(%d,60%%,48%%)", c->group_hue[key]);
+	else if (c->opts->by_cgroup)
+		snprintf(buf, len, "#8a8f98");	/* a group past the legend */
 	else
 		snprintf(buf, len, "hsl(%u,60%%,%u%%)", (key * 137u) % 360u,
 			 42u + (key * 7u) % 20u);
+}
+
+/* --by cgroup: the group a CPU lane's key stands for */
+static uint64_t tc_key_group(const struct tc_chart *c, uint32_t key)
+{
+	if (!key || key > CT_AN_GROUPS)
+		return 0;
+	return c->an.groups[key - 1].id;
+}
+
+static const char *tc_group_label(const struct tc_chart *c, uint32_t key,
+				  char *buf, size_t size)
+{
+	return ct_group_name(&c->names.pctx, tc_key_group(c, key), buf, size);
+}
+
+/* --by cgroup: the key of the group @tid is in now (0: idle) */
+static uint32_t tc_group_key(const struct tc_chart *c, uint32_t tid)
+{
+	const struct ct_an_group *g;
+
+	if (!tid)
+		return 0;
+	g = ct_analysis_group(&c->an, ct_cgroup_task(&c->now, tid));
+	return g ? (uint32_t)(g - c->an.groups) + 1 : TC_KEY_NO_GROUP;
 }
 
 /* a task lane's run: running at the bottom, runnable, then sleeping */
@@ -101,7 +145,7 @@ static void tc_draw_mix(struct tc_chart *c, const struct tc_lane *l, int width)
 		if (!h)
 			continue;
 		bottom -= h;
-		tc_color(l, order[i], color, sizeof(color));
+		tc_color(c, l, order[i], color, sizeof(color));
 		fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 			TC_LEFT + l->run_start, bottom, width, h, color);
 		c->elements++;
@@ -122,15 +166,19 @@ static void tc_draw_run(struct tc_chart *c, struct tc_lane *l)
 		tc_draw_mix(c, l, width);
 		return;
 	}
-	tc_color(l, l->run_key, color, sizeof(color));
+	tc_color(c, l, l->run_key, color, sizeof(color));
 	fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 		TC_LEFT + l->run_start, l->y, width, TC_LANE, color);
 	c->elements++;
 	if (l->cpu && l->run_key && width >= TC_LABEL_MIN) {
 		fprintf(c->out, "<text x=\"%d\" y=\"%d\" class=\"in\">",
 			TC_LEFT + l->run_start + 3, l->y + 14);
-		ct_put_xml(c->out, ct_comm_name(&c->names.comms, l->run_key, 0, name,
-					     sizeof(name)));
+		if (c->opts->by_cgroup)
+			ct_put_xml(c->out, tc_group_label(c, l->run_key, name,
+							  sizeof(name)));
+		else
+			ct_put_xml(c->out, ct_comm_name(&c->names.comms, l->run_key,
+						     0, name, sizeof(name)));
 		fputs("</text>\n", c->out);
 		c->elements++;
 	}
@@ -291,6 +339,18 @@ static struct tc_lane *tc_task_lane(struct tc_chart *c, uint32_t tid)
 	return NULL;
 }
 
+/* --by cgroup: a task changes group, on a CPU from then on */
+static void tc_move(struct tc_chart *c, const struct ct_task_cgroup *tc)
+{
+	int cpu;
+
+	ct_cgroup_set_task(&c->now, tc->pid, tc->cgroup_id);
+	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
+		if (c->cpu_lane[cpu] && c->cpu_tid[cpu] == tc->pid)
+			tc_set(c, c->cpu_lane[cpu], tc_group_key(c, tc->pid),
+			       tc->ts);
+}
+
 static void tc_record(const union ct_record *rec, void *data)
 {
 	struct tc_chart *c = data;
@@ -301,8 +361,12 @@ static void tc_record(const union ct_record *rec, void *data)
 		return;
 	switch (rec->hdr.type) {
 	case CT_EV_SCHED_SWITCH:
-		if (sw->cpu < CT_MAX_CPUS && c->cpu_lane[sw->cpu])
-			tc_set(c, c->cpu_lane[sw->cpu], sw->next_pid, sw->ts);
+		if (sw->cpu < CT_MAX_CPUS && c->cpu_lane[sw->cpu]) {
+			c->cpu_tid[sw->cpu] = sw->next_pid;
+			tc_set(c, c->cpu_lane[sw->cpu], c->opts->by_cgroup ?
+			       tc_group_key(c, sw->next_pid) : sw->next_pid,
+			       sw->ts);
+		}
 		l = tc_task_lane(c, sw->prev_pid);
 		if (l)
 			tc_set(c, l, sw->prev_state & 0xff ? TC_SLEEPING : TC_RUNNABLE,
@@ -321,6 +385,10 @@ static void tc_record(const union ct_record *rec, void *data)
 		l = tc_task_lane(c, rec->exit.pid);
 		if (l)
 			tc_set(c, l, TC_NONE, rec->hdr.ts);
+		break;
+	case CT_EV_TASK_CGROUP:
+		if (c->opts->by_cgroup)
+			tc_move(c, &rec->task_cgroup);
 		break;
 	}
 }
@@ -434,20 +502,66 @@ static void tc_labels(struct tc_chart *c)
 	}
 }
 
-static const struct { const char *color, *text; } tc_legend_items[] = {
-	{ "#2e7d32", "running" },
-	{ "#e53935", "runnable (waiting for a CPU)" },
-	{ "#e3e7ee", "sleeping" },
-	{ "#c9ced6", "CPU idle" },
-	{ "hsl(137,60%,49%)", "CPU running a task (one colour per task)" },
-};
+static void tc_legend_add(struct tc_chart *c, const char *color,
+			  const char *text)
+{
+	struct tc_legend_item *item;
 
-#define TC_LEGEND_ITEMS	(int)(sizeof(tc_legend_items) / sizeof(tc_legend_items[0]))
+	if (c->nlegend >= TC_LEGEND_MAX)
+		return;
+	item = &c->legend[c->nlegend++];
+	snprintf(item->color, sizeof(item->color), "%s", color);
+	snprintf(item->text, sizeof(item->text), "%s", text);
+}
+
+/* --by cgroup: a colour per group that ran, the busiest first */
+static void tc_legend_groups(struct tc_chart *c)
+{
+	struct ct_an_group *rows = calloc(CT_GROUP_ROWS, sizeof(*rows));
+	char color[32], buf[64];
+	size_t n, i;
+	uint32_t key;
+
+	if (!rows)
+		return;
+	n = ct_group_rows(&c->an, true, rows, CT_GROUP_ROWS);
+	for (i = 0; i < n && i < TC_LEGEND_GROUPS; i++) {
+		const struct ct_an_group *g = ct_analysis_group(&c->an, rows[i].id);
+
+		if (!rows[i].runtime_ns)
+			break;
+		key = g ? (uint32_t)(g - c->an.groups) + 1 : TC_KEY_NO_GROUP;
+		/* the golden angle from blue: neighbours in rank stay apart */
+		c->group_hue[key] = (int16_t)((200 + 137 * (int)i) % 360);
+		tc_color(c, &(struct tc_lane){ .cpu = true }, key, color, sizeof(color));
+		tc_legend_add(c, color, ct_group_name(&c->names.pctx, rows[i].id,
+						      buf, sizeof(buf)));
+	}
+	if (i < n && rows[i].runtime_ns) {
+		snprintf(buf, sizeof(buf), "%zu more groups", n - i);
+		tc_legend_add(c, "#8a8f98", buf);
+	}
+	free(rows);
+}
+
+static void tc_legend_items(struct tc_chart *c)
+{
+	tc_legend_add(c, "#2e7d32", "running");
+	tc_legend_add(c, "#e53935", "runnable (waiting for a CPU)");
+	tc_legend_add(c, "#e3e7ee", "sleeping");
+	tc_legend_add(c, "#c9ced6", "CPU idle");
+	if (c->opts->by_cgroup)
+		tc_legend_groups(c);
+	else
+		tc_legend_add(c, "hsl(137,60%,49%)",
+			      "CPU running a task (one colour per task)");
+}
+
 #define TC_LEGEND_LINE	20
 
-static int tc_legend_item_px(int i)
+static int tc_legend_item_px(const struct tc_chart *c, int i)
 {
-	return 40 + 8 * (int)strlen(tc_legend_items[i].text);
+	return 40 + 8 * (int)strlen(c->legend[i].text);
 }
 
 /* The legend from @y, wrapped to the picture's width; returns its lines. */
@@ -455,18 +569,20 @@ static int tc_legend(struct tc_chart *c, int y, bool draw)
 {
 	int i, x = 10, lines = 1;
 
-	for (i = 0; i < TC_LEGEND_ITEMS; i++) {
-		if (x > 10 && x + tc_legend_item_px(i) > c->svg_width) {
+	for (i = 0; i < c->nlegend; i++) {
+		if (x > 10 && x + tc_legend_item_px(c, i) > c->svg_width) {
 			x = 10;
 			y += TC_LEGEND_LINE;
 			lines++;
 		}
-		if (draw)
+		if (draw) {
 			fprintf(c->out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#666\" stroke-width=\"0.5\"/>\n"
-				"<text x=\"%d\" y=\"%d\">%s</text>\n", x, y,
-				tc_legend_items[i].color, x + 20, y + 12,
-				tc_legend_items[i].text);
-		x += tc_legend_item_px(i);
+				"<text x=\"%d\" y=\"%d\">", x, y,
+				c->legend[i].color, x + 20, y + 12);
+			ct_put_xml(c->out, c->legend[i].text);
+			fputs("</text>\n", c->out);
+		}
+		x += tc_legend_item_px(c, i);
 	}
 	return lines;
 }
@@ -482,9 +598,9 @@ static int tc_svg_width(const struct tc_chart *c)
 
 	if (w < title)
 		w = title;
-	for (i = 0; i < TC_LEGEND_ITEMS; i++)
-		if (w < 20 + tc_legend_item_px(i))
-			w = 20 + tc_legend_item_px(i);
+	for (i = 0; i < c->nlegend; i++)
+		if (w < 20 + tc_legend_item_px(c, i))
+			w = 20 + tc_legend_item_px(c, i);
 	return w;
 }
 
@@ -536,6 +652,7 @@ static int tc_draw(struct tc_chart *c)
 	c->ns_per_px = (double)(c->t1 - c->t0) / (double)c->opts->width;
 	if (tc_lanes(c))
 		return -ENOMEM;
+	tc_legend_items(c);
 	c->svg_width = tc_svg_width(c);
 	height = c->lanes[c->nlanes - 1].y + TC_LANE + 70 +
 		 (tc_legend(c, 0, false) - 1) * TC_LEGEND_LINE;
@@ -562,11 +679,13 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 	int err = -ENOMEM;
 
 	if (!c || ct_names_init(&c->names, 65536) ||
-	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768)) {
+	    ct_analysis_init(&c->an, CT_MAX_CPUS, 32768) ||
+	    ct_cgroup_names_init(&c->now, 65536, 16)) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		goto out;
 	}
 	c->opts = opts;
+	memset(c->group_hue, 0xff, sizeof(c->group_hue));	/* -1: none */
 	err = ct_output_check(opts->output, opts->dir, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "coretrace timechart: %s\n", why);
@@ -604,6 +723,7 @@ out:
 	if (c) {
 		ct_analysis_free(&c->an);
 		ct_names_free(&c->names);
+		ct_cgroup_names_free(&c->now);
 		free(c->lanes);
 	}
 	free(c);

@@ -10,11 +10,14 @@
 #ifndef CORETRACE_TIMECHART_H
 #define CORETRACE_TIMECHART_H
 
+#include <stdbool.h>
+
 struct ct_timechart_opts {
 	const char *dir;
 	const char *output;
 	unsigned int tasks;	/* task lanes, the busiest first */
 	unsigned int width;	/* pixels of the time axis */
+	bool by_cgroup;		/* CPU lanes coloured by the task's cgroup */
 };
 
 /* Returns the exit code. */

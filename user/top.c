@@ -2,6 +2,7 @@
 /* The powertop-like overview: rows, then one printer per format. */
 #include <stdlib.h>
 #include <string.h>
+#include "cgroup.h"
 #include "top.h"
 
 static const char *const ct_func_category[CT_AN_FUNC_KINDS] = {
@@ -42,6 +43,7 @@ static size_t ct_task_rows(const struct ct_analysis *a,
 			continue;
 		ct_row(&rows[n], "Process", t->tid, t->runtime_ns, t->wakeups,
 		       seconds);
+		rows[n].task = t;
 		snprintf(rows[n].description, sizeof(rows[n].description),
 			 "%s [%u]", ct_comm_name(names->comms, t->tid, 0, buf,
 						 sizeof(buf)), t->tid);
@@ -148,6 +150,71 @@ size_t ct_top_rows(const struct ct_analysis *a, const struct ct_print_ctx *names
 	return n;
 }
 
+/* ---- groups ---- */
+
+const char *ct_group_name(const struct ct_print_ctx *names, uint64_t id,
+			  char *buf, size_t size)
+{
+	const char *path;
+
+	if (!id)
+		return "(no group announced)";
+	path = names->cgroups ? ct_cgroup_path(names->cgroups, id) : NULL;
+	if (path)
+		return *path ? path : "/";
+	snprintf(buf, size, "(cgroup id %llu)", (unsigned long long)id);
+	return buf;
+}
+
+static bool ct_group_active(const struct ct_an_group *g, bool window)
+{
+	if (window)
+		return g->runtime_ns || g->switches || g->wakeups;
+	return g->total_runtime_ns || g->total_switches || g->total_wakeups;
+}
+
+static int ct_group_by_runtime(const void *pa, const void *pb)
+{
+	const struct ct_an_group *a = pa, *b = pb;
+
+	if (a->runtime_ns != b->runtime_ns)
+		return a->runtime_ns < b->runtime_ns ? 1 : -1;
+	if (a->wakeups != b->wakeups)
+		return a->wakeups < b->wakeups ? 1 : -1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int ct_group_by_delay(const void *pa, const void *pb)
+{
+	const struct ct_an_group *a = pa, *b = pb;
+
+	if (a->delay_max_ns != b->delay_max_ns)
+		return a->delay_max_ns < b->delay_max_ns ? 1 : -1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+size_t ct_group_rows(const struct ct_analysis *a, bool window,
+		     struct ct_an_group *rows, size_t max)
+{
+	struct ct_an_group none = { .used = true };
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < CT_AN_GROUPS && n < max; i++)
+		if (a->groups[i].used && ct_group_active(&a->groups[i], window))
+			rows[n++] = a->groups[i];
+	for (i = 0; i <= a->task_mask; i++)
+		if (a->tasks[i].used && !a->tasks[i].grp) {
+			ct_analysis_group_add(&none, &a->tasks[i]);
+			none.tasks++;
+		}
+	if (n < max && ct_group_active(&none, window))
+		rows[n++] = none;
+	qsort(rows, n, sizeof(*rows),
+	      window ? ct_group_by_runtime : ct_group_by_delay);
+	return n;
+}
+
 /* ---- the CPU pane ---- */
 
 static double ct_pct(uint64_t ns, double seconds)
@@ -240,7 +307,7 @@ static void ct_cpu_json(FILE *out, const struct ct_analysis *a)
 static void ct_cpu_csv_row(FILE *out, int cpu, const char *state,
 			   double pct)
 {
-	fprintf(out, "%.3f,,CPU state,\"CPU %d %s\",%d\n", pct * 10.0, cpu,
+	fprintf(out, "%.3f,,CPU state,\"CPU %d %s\",%d,\n", pct * 10.0, cpu,
 		state, cpu);
 }
 
@@ -313,12 +380,10 @@ static void ct_put_json(FILE *out, const char *s)
 
 /* ---- the four printers ---- */
 
-static void ct_top_text(FILE *out, const struct ct_analysis *a,
-			const struct ct_top_row *rows, size_t n, size_t total,
-			const char *title)
+static void ct_text_head(FILE *out, const struct ct_analysis *a,
+			 const char *title)
 {
-	char escaped[4 * sizeof(rows->description)];
-	size_t i;
+	char escaped[4 * 256];
 
 	ct_text_escape(escaped, sizeof(escaped), title, strlen(title));
 	fprintf(out, "coretrace top: %s, %.2f s, %llu records", escaped,
@@ -327,6 +392,16 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 		fprintf(out, ", %llu lost while recording",
 			(unsigned long long)a->lost);
 	fprintf(out, "%s\n", a->tasks_dropped ? " (task table full: some tasks not counted)" : "");
+}
+
+static void ct_top_text(FILE *out, const struct ct_analysis *a,
+			const struct ct_top_row *rows, size_t n, size_t total,
+			const char *title)
+{
+	char escaped[4 * sizeof(rows->description)];
+	size_t i;
+
+	ct_text_head(out, a, title);
 	if (n < total)
 		fprintf(out, "the %zu busiest of %zu rows (-n 0: all of them)\n", n,
 			total);
@@ -341,10 +416,22 @@ static void ct_top_text(FILE *out, const struct ct_analysis *a,
 	ct_cpu_text(out, a);
 }
 
+static const char *ct_row_group(const struct ct_print_ctx *names,
+				const struct ct_top_row *row, char *buf,
+				size_t size)
+{
+	if (!row->task || !row->task->grp)
+		return NULL;
+	return ct_group_name(names, row->task->group, buf, size);
+}
+
 static void ct_top_json(FILE *out, const struct ct_analysis *a,
+			const struct ct_print_ctx *names,
 			const struct ct_top_row *rows, size_t n, size_t total,
 			const char *title)
 {
+	char buf[64];
+	const char *group;
 	size_t i;
 
 	fputs("{\"source\":", out);
@@ -357,8 +444,14 @@ static void ct_top_json(FILE *out, const struct ct_analysis *a,
 		fprintf(out, "%s{\"category\":\"%s\",\"description\":", i ? "," : "",
 			rows[i].category);
 		ct_put_json(out, rows[i].description);
-		fprintf(out, ",\"id\":%u,\"usage_ms_per_s\":%.3f,\"events_per_s\":%.3f}",
+		fprintf(out, ",\"id\":%u,\"usage_ms_per_s\":%.3f,\"events_per_s\":%.3f,\"cgroup\":",
 			rows[i].id, rows[i].usage_ms, rows[i].events);
+		group = ct_row_group(names, &rows[i], buf, sizeof(buf));
+		if (group)
+			ct_put_json(out, group);
+		else
+			fputs("null", out);
+		fputc('}', out);
 	}
 	fputc(']', out);
 	ct_cpu_json(out, a);
@@ -366,16 +459,23 @@ static void ct_top_json(FILE *out, const struct ct_analysis *a,
 }
 
 static void ct_top_csv(FILE *out, const struct ct_analysis *a,
+		       const struct ct_print_ctx *names,
 		       const struct ct_top_row *rows, size_t n)
 {
+	const char *group;
+	char buf[64];
 	size_t i;
 
-	fputs("usage_ms_per_s,events_per_s,category,description,id\n", out);
+	fputs("usage_ms_per_s,events_per_s,category,description,id,cgroup\n", out);
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%.3f,%.3f,%s,", rows[i].usage_ms, rows[i].events,
 			rows[i].category);
 		ct_put_csv(out, rows[i].description);
-		fprintf(out, ",%u\n", rows[i].id);
+		fprintf(out, ",%u,", rows[i].id);
+		group = ct_row_group(names, &rows[i], buf, sizeof(buf));
+		if (group)
+			ct_put_csv(out, group);
+		fputc('\n', out);
 	}
 	ct_cpu_csv(out, a);
 }
@@ -407,13 +507,9 @@ static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
 	fputs("</table>\n", out);
 }
 
-static void ct_top_html(FILE *out, const struct ct_analysis *a,
-			const struct ct_top_row *rows, size_t n, size_t total,
-			const char *title)
+static void ct_html_head(FILE *out, const struct ct_analysis *a,
+			 const char *title)
 {
-	double max = n && rows[0].usage_ms > 0 ? rows[0].usage_ms : 1.0;
-	size_t i;
-
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>coretrace: ", out);
 	ct_put_xml(out, title);
 	fputs("</title>\n<style>\n"
@@ -434,12 +530,25 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 			(unsigned long long)a->lost);
 	fputs("</p>\n", out);
 	ct_html_cpus(out, a);
+}
+
+static void ct_top_html(FILE *out, const struct ct_analysis *a,
+			const struct ct_print_ctx *names,
+			const struct ct_top_row *rows, size_t n, size_t total,
+			const char *title)
+{
+	double max = n && rows[0].usage_ms > 0 ? rows[0].usage_ms : 1.0;
+	const char *group;
+	char buf[64];
+	size_t i;
+
+	ct_html_head(out, a, title);
 	fputs("<h2>Processes, interrupts, timers and work</h2>\n", out);
 	if (n < total)
 		fprintf(out, "<p>The %zu busiest of %zu rows (-n 0: all of them).</p>\n",
 			n, total);
 	fputs("<table>\n<tr><th>Usage (ms/s)</th><th></th><th>Events/s</th>"
-	      "<th>Category</th><th>Description</th></tr>\n", out);
+	      "<th>Category</th><th>Description</th><th>Cgroup</th></tr>\n", out);
 	for (i = 0; i < n; i++) {
 		fprintf(out, "<tr><td class=\"n\">%.1f</td><td><span class=\"bar\" "
 			"style=\"width:%dpx\"></span></td><td class=\"n\">%.1f</td>"
@@ -447,20 +556,209 @@ static void ct_top_html(FILE *out, const struct ct_analysis *a,
 			(int)(200.0 * rows[i].usage_ms / max), rows[i].events,
 			rows[i].category, rows[i].category);
 		ct_put_xml(out, rows[i].description);
+		fputs("</td><td>", out);
+		group = ct_row_group(names, &rows[i], buf, sizeof(buf));
+		if (group)
+			ct_put_xml(out, group);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n</body></html>\n", out);
 }
 
+/* ---- by cgroup ---- */
+
+/* a group's rates over the window and its scheduling delays */
+struct ct_group_view {
+	const char *name;
+	double usage_ms, switches, wakeups;	/* per second */
+	double avg_delay_ms, max_delay_ms;
+};
+
+static void ct_group_view(const struct ct_analysis *a,
+			  const struct ct_print_ctx *names,
+			  const struct ct_an_group *g, char *buf, size_t size,
+			  struct ct_group_view *v)
+{
+	double seconds = ct_window_s(a);
+
+	v->name = ct_group_name(names, g->id, buf, size);
+	v->usage_ms = (double)g->runtime_ns / 1e6 / seconds;
+	v->switches = (double)g->switches / seconds;
+	v->wakeups = (double)g->wakeups / seconds;
+	v->avg_delay_ms = g->delays ? (double)g->delay_sum_ns / 1e6 / (double)g->delays : 0;
+	v->max_delay_ms = (double)g->delay_max_ns / 1e6;
+}
+
+static void ct_groups_note(FILE *out, const struct ct_analysis *a)
+{
+	if (a->groups_dropped)
+		fprintf(out, "(%llu tasks joined groups past the %d the overview holds: not counted by group)\n",
+			(unsigned long long)a->groups_dropped, CT_AN_GROUPS);
+}
+
+static void ct_groups_text(FILE *out, const struct ct_analysis *a,
+			   const struct ct_print_ctx *names,
+			   const struct ct_an_group *rows, size_t n,
+			   size_t total, const char *title)
+{
+	char buf[64], escaped[4 * CT_CGROUP_PATH_LEN];
+	struct ct_group_view v;
+	size_t i;
+
+	ct_text_head(out, a, title);
+	ct_groups_note(out, a);
+	if (n < total)
+		fprintf(out, "the %zu busiest of %zu groups (-n 0: all of them)\n",
+			n, total);
+	fputs("scheduling delays since tracing began; interrupts, softirqs, timers and work are in no group\n\n", out);
+	fputs("      Usage  Switches/s  Wakeups/s  Avg delay ms  Max delay ms  Tasks  Cgroup\n", out);
+	for (i = 0; i < n; i++) {
+		ct_group_view(a, names, &rows[i], buf, sizeof(buf), &v);
+		ct_text_escape(escaped, sizeof(escaped), v.name, strlen(v.name));
+		fprintf(out, "%7.1f ms/s %11.1f %10.1f %13.3f %13.3f %6u  %s\n",
+			v.usage_ms, v.switches, v.wakeups, v.avg_delay_ms,
+			v.max_delay_ms, rows[i].tasks, escaped);
+	}
+	ct_cpu_text(out, a);
+}
+
+static void ct_groups_json(FILE *out, const struct ct_analysis *a,
+			   const struct ct_print_ctx *names,
+			   const struct ct_an_group *rows, size_t n,
+			   size_t total, const char *title)
+{
+	struct ct_group_view v;
+	char buf[64];
+	size_t i;
+
+	fputs("{\"source\":", out);
+	ct_put_json(out, title);
+	fprintf(out, ",\"by\":\"cgroup\",\"seconds\":%.6f,\"records\":%llu,\"records_lost\":%llu,\"tasks_dropped\":%llu,\"groups_dropped\":%llu,\"groups_total\":%zu,\"groups\":[",
+		ct_window_s(a), (unsigned long long)a->records,
+		(unsigned long long)a->lost,
+		(unsigned long long)a->tasks_dropped,
+		(unsigned long long)a->groups_dropped, total);
+	for (i = 0; i < n; i++) {
+		ct_group_view(a, names, &rows[i], buf, sizeof(buf), &v);
+		fprintf(out, "%s{\"cgroup\":", i ? "," : "");
+		if (rows[i].id)
+			ct_put_json(out, v.name);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"cgroup_id\":%llu,\"tasks\":%u,\"usage_ms_per_s\":%.3f,\"switches_per_s\":%.3f,\"wakeups_per_s\":%.3f,\"delays\":%llu,\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,\"max_delay_at\":%llu,\"max_delay_tid\":%u}",
+			(unsigned long long)rows[i].id, rows[i].tasks, v.usage_ms,
+			v.switches, v.wakeups, (unsigned long long)rows[i].delays,
+			v.avg_delay_ms, v.max_delay_ms,
+			(unsigned long long)rows[i].delay_max_at,
+			rows[i].delay_max_tid);
+	}
+	fputc(']', out);
+	ct_cpu_json(out, a);
+	fputs("}\n", out);
+}
+
+/* the CSV by cgroup is the group table alone: its columns are its own */
+static void ct_groups_csv(FILE *out, const struct ct_analysis *a,
+			  const struct ct_print_ctx *names,
+			  const struct ct_an_group *rows, size_t n)
+{
+	struct ct_group_view v;
+	char buf[64];
+	size_t i;
+
+	fputs("usage_ms_per_s,switches_per_s,wakeups_per_s,delays,avg_delay_ms,max_delay_ms,max_delay_at,max_delay_tid,tasks,cgroup_id,cgroup\n", out);
+	for (i = 0; i < n; i++) {
+		ct_group_view(a, names, &rows[i], buf, sizeof(buf), &v);
+		fprintf(out, "%.3f,%.3f,%.3f,%llu,%.6f,%.6f,%llu,%u,%u,%llu,",
+			v.usage_ms, v.switches, v.wakeups,
+			(unsigned long long)rows[i].delays, v.avg_delay_ms,
+			v.max_delay_ms, (unsigned long long)rows[i].delay_max_at,
+			rows[i].delay_max_tid, rows[i].tasks,
+			(unsigned long long)rows[i].id);
+		if (rows[i].id)
+			ct_put_csv(out, v.name);
+		fputc('\n', out);
+	}
+}
+
+static void ct_groups_html(FILE *out, const struct ct_analysis *a,
+			   const struct ct_print_ctx *names,
+			   const struct ct_an_group *rows, size_t n,
+			   size_t total, const char *title)
+{
+	struct ct_group_view v;
+	double max = 1.0;
+	char buf[64];
+	size_t i;
+
+	ct_html_head(out, a, title);
+	fputs("<h2>Cgroups</h2>\n<p>Scheduling delays since tracing began; interrupts, softirqs, timers and work are in no group.</p>\n", out);
+	if (n < total)
+		fprintf(out, "<p>The %zu busiest of %zu groups (-n 0: all of them).</p>\n",
+			n, total);
+	if (n && rows[0].runtime_ns)
+		max = (double)rows[0].runtime_ns / 1e6 / ct_window_s(a);
+	fputs("<table>\n<tr><th>Usage (ms/s)</th><th></th><th>Switches/s</th>"
+	      "<th>Wakeups/s</th><th>Avg delay (ms)</th><th>Max delay (ms)</th>"
+	      "<th>Tasks</th><th>Cgroup</th></tr>\n", out);
+	for (i = 0; i < n; i++) {
+		ct_group_view(a, names, &rows[i], buf, sizeof(buf), &v);
+		fprintf(out, "<tr><td class=\"n\">%.1f</td><td><span class=\"bar\" "
+			"style=\"width:%dpx\"></span></td><td class=\"n\">%.1f</td>"
+			"<td class=\"n\">%.1f</td><td class=\"n\">%.3f</td>"
+			"<td class=\"n\">%.3f</td><td class=\"n\">%u</td><td>",
+			v.usage_ms, (int)(200.0 * v.usage_ms / max), v.switches,
+			v.wakeups, v.avg_delay_ms, v.max_delay_ms, rows[i].tasks);
+		ct_put_xml(out, v.name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n</body></html>\n", out);
+}
+
+static void ct_groups_print(FILE *out, enum ct_out fmt,
+			    const struct ct_analysis *a,
+			    const struct ct_print_ctx *names, size_t limit,
+			    const char *title)
+{
+	struct ct_an_group *rows = calloc(CT_GROUP_ROWS, sizeof(*rows));
+	size_t n, total;
+
+	if (!rows) {
+		fputs("coretrace: out of memory for the overview\n", stderr);
+		return;
+	}
+	total = ct_group_rows(a, true, rows, CT_GROUP_ROWS);
+	n = limit && total > limit ? limit : total;
+	switch (fmt) {
+	case CT_OUT_JSON:
+		ct_groups_json(out, a, names, rows, n, total, title);
+		break;
+	case CT_OUT_CSV:
+		ct_groups_csv(out, a, names, rows, n);
+		break;
+	case CT_OUT_HTML:
+		ct_groups_html(out, a, names, rows, n, total, title);
+		break;
+	default:
+		ct_groups_text(out, a, names, rows, n, total, title);
+	}
+	free(rows);
+}
+
 void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
 		  const struct ct_print_ctx *names, size_t limit,
-		  const char *title)
+		  const char *title, bool by_cgroup)
 {
 	size_t max = (size_t)a->task_mask + 1 + CT_AN_IRQS + CT_AN_SOFTIRQS +
 		     CT_AN_FUNC_KINDS * CT_AN_FUNCS;
-	struct ct_top_row *rows = calloc(max, sizeof(*rows));
+	struct ct_top_row *rows;
 	size_t n, total;
 
+	if (by_cgroup) {
+		ct_groups_print(out, fmt, a, names, limit, title);
+		return;
+	}
+	rows = calloc(max, sizeof(*rows));
 	if (!rows) {
 		fputs("coretrace: out of memory for the overview\n", stderr);
 		return;
@@ -469,13 +767,13 @@ void ct_top_print(FILE *out, enum ct_out fmt, const struct ct_analysis *a,
 	n = limit && total > limit ? limit : total;
 	switch (fmt) {
 	case CT_OUT_JSON:
-		ct_top_json(out, a, rows, n, total, title);
+		ct_top_json(out, a, names, rows, n, total, title);
 		break;
 	case CT_OUT_CSV:
-		ct_top_csv(out, a, rows, n);
+		ct_top_csv(out, a, names, rows, n);
 		break;
 	case CT_OUT_HTML:
-		ct_top_html(out, a, rows, n, total, title);
+		ct_top_html(out, a, names, rows, n, total, title);
 		break;
 	default:
 		ct_top_text(out, a, rows, n, total, title);

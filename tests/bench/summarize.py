@@ -16,7 +16,9 @@ median over repetitions.
 import statistics
 import sys
 
-TRACERS = ["none", "none-cg", "coretrace", "coretrace-fr", "coretrace-trig",
+TRACERS = ["none", "none-cg", "coretrace", "coretrace-nocgn", "coretrace-ref",
+           "coretrace-fr",
+           "coretrace-trig",
            "coretrace-cg", "coretrace-cgx", "perf", "trace-cmd", "bpftrace"]
 # each traced run against its baseline's run of the same repetition:
 # coretrace-cg's workload runs in a group, and so does none-cg's
@@ -134,6 +136,18 @@ def goals(rows, workload):
             lines.append(f"{name} no worse than record -o: "
                          f"{'met' if m['overhead'] <= ct['overhead'] + noise else 'MISSED'} "
                          f"({m['overhead']:.0f} vs {ct['overhead']:.0f} ± {noise:.0f} ns)")
+    nocgn = t.get("coretrace-nocgn")
+    if nocgn and nocgn["overhead"] is not None and ct["overhead"] is not None:
+        noise = max(ct["spread"], nocgn["spread"])
+        lines.append(f"cgroup attribution (record -o against --no-cgroup-names): "
+                     f"{ct['overhead'] - nocgn['overhead']:+.0f} ± {noise:.0f} ns per event "
+                     f"({ct['overhead']:.0f} vs {nocgn['overhead']:.0f})")
+    ref = t.get("coretrace-ref")
+    if ref and ref["overhead"] is not None and ct["overhead"] is not None:
+        noise = max(ct["spread"], ref["spread"])
+        lines.append(f"within noise of the reference build (coretrace-ref): "
+                     f"{'met' if abs(ct['overhead'] - ref['overhead']) <= noise else 'MISSED'} "
+                     f"({ct['overhead']:.0f} vs {ref['overhead']:.0f} ± {noise:.0f} ns)")
     cg = t.get("coretrace-cg")
     if cg and cg["overhead"] is not None and ct["overhead"] is not None:
         noise = max(ct["spread"], cg["spread"])
@@ -216,6 +230,11 @@ def main():
            "recorder, without and with a scheduling-delay trigger that "
            "never fires) what is on disk is the last snapshot: its bytes "
            "per record it holds.",
+           "- coretrace-nocgn: record -o --no-cgroup-names, without the "
+           "announcements of each task's cgroup (what cgroup attribution "
+           "costs is coretrace's overhead minus this one's).",
+           "- coretrace-ref: the same record -o by another build of "
+           "coretrace (make bench BENCH_REF=FILE), in the same boot.",
            "- coretrace-cg: record -o with -G naming a group the "
            "workload runs in, against none-cg (the workload in that group, "
            "untraced: a task in a group costs the kernel more than one in "

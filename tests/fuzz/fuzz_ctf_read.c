@@ -4,20 +4,28 @@
  * a metadata file and as a stream file. As a stream, the first packet's
  * uuid is taken as the trace's, so the fuzzer reaches the events instead
  * of stopping at the uuid check; later packets must still match it.
- * Every record read goes through both printers and the name tables, as
- * `coretrace report` does.
+ * Every record read goes through both printers, the name tables and the
+ * analyses (groups included), as `coretrace report` does; the analyses
+ * and tables live across inputs (bounded, as in a long report), and the
+ * views by cgroup are read after each input that named a group.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis.h"
+#include "cgroup.h"
 #include "comm_cache.h"
 #include "ctf_read.h"
+#include "top.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct ct_comm_cache fuzz_comms;
 static struct ct_irq_names fuzz_irqs;
 static struct ct_symtab fuzz_syms;
+static struct ct_cgroup_names fuzz_groups;
+static struct ct_analysis fuzz_an;
+static bool fuzz_saw_group;
 
 static void fuzz_ksym(void *ctx, uint64_t addr, const char *name)
 {
@@ -27,13 +35,37 @@ static void fuzz_ksym(void *ctx, uint64_t addr, const char *name)
 
 static void fuzz_record(const union ct_record *rec, void *ctx)
 {
-	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms };
+	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms,
+				     &fuzz_groups };
 	char line[512];
 
 	(void)ctx;
 	ct_format(CT_FORMAT_TEXT, rec, &pctx, line, sizeof(line));
 	ct_format(CT_FORMAT_JSON, rec, &pctx, line, sizeof(line));
 	ct_learn_names(rec, &fuzz_comms, &fuzz_irqs);
+	ct_cgroup_learn(&fuzz_groups, rec->hdr.type, rec);
+	ct_analysis_feed(&fuzz_an, rec);
+	fuzz_saw_group |= rec->hdr.type == CT_EV_TASK_CGROUP ||
+			  rec->hdr.type == CT_EV_CGROUP_NAME;
+}
+
+/* what the views by cgroup read after a capture */
+static void fuzz_views(void)
+{
+	static struct ct_an_group rows[CT_GROUP_ROWS];
+	struct ct_print_ctx pctx = { &fuzz_comms, NULL, &fuzz_irqs, &fuzz_syms,
+				     &fuzz_groups };
+	char buf[64];
+	size_t n, i;
+
+	if (!fuzz_saw_group)
+		return;
+	fuzz_saw_group = false;
+	ct_analysis_settle(&fuzz_an, fuzz_an.last_ts);
+	n = ct_group_rows(&fuzz_an, false, rows, CT_GROUP_ROWS);
+	for (i = 0; i < n; i++)
+		if (!ct_group_name(&pctx, rows[i].id, buf, sizeof(buf)))
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,7 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ct_ctf_reader r;
 	char *text;
 
-	if (!fuzz_comms.mask && ct_comm_cache_init(&fuzz_comms, 1024))
+	if (!fuzz_comms.mask && (ct_comm_cache_init(&fuzz_comms, 1024) ||
+				 ct_cgroup_names_init(&fuzz_groups, 1024, 64) ||
+				 ct_analysis_init(&fuzz_an, 8, 256)))
 		abort();
 	text = malloc(size + 1);
 	if (!text)
@@ -57,5 +91,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= 20)
 		memcpy(r.uuid, data + 4, 16);
 	ct_ctf_reader_stream(&r, "stream_0", data, size, fuzz_record, NULL);
+	fuzz_views();
 	return 0;
 }

@@ -42,7 +42,8 @@ if command -v llvm-cov >/dev/null && command -v llvm-profdata >/dev/null; then
 		-fprofile-instr-generate -fcoverage-mapping -o "$cov/replay" \
 		"$here/fuzz_ctf_read.c" "$here/replay.c" "$root"/user/ctf_read.c \
 		"$root"/user/ctf.c "$root"/user/events.c "$root"/user/comm_cache.c \
-		"$root"/user/ksyms.c
+		"$root"/user/ksyms.c "$root"/user/analysis.c "$root"/user/top.c \
+		"$root"/user/cgroup.c
 	LLVM_PROFILE_FILE="$cov/replay.profraw" "$cov/replay" "$here"/corpus/* >/dev/null
 	llvm-profdata merge -o "$cov/replay.profdata" "$cov/replay.profraw"
 	llvm-cov report "$cov/replay" -instr-profile="$cov/replay.profdata" \

@@ -66,6 +66,13 @@ summary_field() {
 		awk -v w="$2" '{ print (w == "received") ? $1 : $2 }'
 }
 
+# announced ERR [groups|tasks]: what user space announced when tracing
+# began ("N groups and M tasks' groups announced ..."): both added, or one
+announced() {
+	sed -n "s/^coretrace: \([0-9]*\) groups and \([0-9]*\) tasks' groups announced .*/\1 \2/p" "$1" |
+		awk -v w="${2:-}" '{ g = $1; t = $2 } END { print (w == "groups") ? g + 0 : (w == "tasks") ? t + 0 : g + t }'
+}
+
 # artifact NAME FILE: send FILE to the host, where run-vm.sh writes it to
 # LOGDIR/artifacts/NAME.
 artifact() {

@@ -61,7 +61,8 @@ check "timestamps going back within a stream" 0 "$back"
 # the raw records, the timechart as well-formed SVG with a lane per CPU
 "$ct" convert "$work/cap" --perfetto "$work/trace.json" 2> "$work/convert.err"
 check "coretrace convert exit status" 0 $?
-"$(dirname "$0")/check-perfetto.py" "$work/trace.json" "$work/report.json" 1000=task-0 1047=task-47
+"$(dirname "$0")/check-perfetto.py" "$work/trace.json" "$work/report.json" 1000=task-0 1047=task-47 \
+	1000@/ 1001@/system.slice 1002@/system.slice/db.service
 check "check-perfetto" 0 $?
 "$ct" timechart "$work/cap" -o "$work/chart.svg" -n 10 2> "$work/timechart.err"
 check "coretrace timechart exit status" 0 $?
@@ -91,6 +92,35 @@ print("%.2f" % (sum(r["usage_ms_per_s"] for r in rows[:10]) / 100))' 2>&1)
 echo "bt2-check: the 10 busiest tasks ran ${top}% of the window (report --top); running is ${chart}% of their lanes' area"
 check "timechart's running share within 1 point of report's" 1 \
 	"$(awk -v a="$chart" -v b="$top" 'BEGIN { d = a - b; print (d >= -1 && d <= 1) }')"
+# --by cgroup: a CPU lane's colour is its task's group; each group's share
+# of the CPU lanes' area is its share of the CPUs in report --top --by
+# cgroup (a column takes the colour that held it longest: at 20000 columns
+# the shares are within 0.3 points, at 1600 within 2)
+"$ct" timechart "$work/busy" -o "$work/groups.svg" --by cgroup -w 20000 2> /dev/null
+check "timechart --by cgroup: exit status" 0 $?
+"$ct" report --top --by cgroup --json "$work/busy" > "$work/groups.json" 2> /dev/null
+check "timechart --by cgroup: groups whose share of the CPU lanes is off by more than 1 point of report's" \
+	"0 of 4" "$(python3 -c '
+import json, sys, xml.etree.ElementTree as et
+ns = "{http://www.w3.org/2000/svg}"
+svg = et.parse(sys.argv[1]).getroot()
+texts = list(svg.iter(ns + "text"))
+rects = list(svg.iter(ns + "rect"))
+boxes = [r for r in rects if r.get("stroke")]    # legend boxes, in order
+legend = {t.text: r.get("fill") for r, t in zip(boxes, texts[-len(boxes):])}
+area = {}
+for r in rects:
+    # CPU lanes: a colour per group, or idle (task lanes have three others)
+    if r.get("height") == "20" and (r.get("fill").startswith("hsl") or r.get("fill") == "#c9ced6"):
+        area[r.get("fill")] = area.get(r.get("fill"), 0) + float(r.get("width"))
+total = sum(area.values())
+report = json.load(open(sys.argv[2]))
+cpus = len(report["cpus"])
+groups = [g for g in report["groups"] if g["cgroup"]]
+off = sum(1 for g in groups
+          if abs(100 * area.get(legend.get(g["cgroup"]), 0) / total -
+                 g["usage_ms_per_s"] / 10 / cpus) > 1)
+print(off, "of", len(groups))' "$work/groups.svg" "$work/groups.json" 2>&1)"
 # a narrow chart still holds its title and legend (text about 7 px a
 # character at 12 px, 9 px at 16 px)
 "$ct" timechart "$work/busy" -o "$work/narrow.svg" -n 3 -w 100 2> /dev/null

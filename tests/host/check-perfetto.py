@@ -5,9 +5,12 @@ records (`coretrace report --format json`): valid JSON in the trace event
 format; a complete event per run of a task on each CPU, never
 overlapping on a CPU, each named after the task it ran; an instant per
 wakeup; a counter per idle-state and frequency record; a name for every
-thread and CPU.
+thread and CPU; every thread under its own process or a cgroup's.
 
-    check-perfetto.py TRACE.json RAW.jsonl [TID=NAME ...]
+    check-perfetto.py TRACE.json RAW.jsonl [TID=NAME | TID@CGROUP ...]
+
+TID@CGROUP: the thread is shown under the process of that cgroup (a
+task that moved is named under each group it was in).
 """
 import collections
 import json
@@ -17,7 +20,8 @@ import sys
 def main():
     trace = json.load(open(sys.argv[1]))
     raw = [json.loads(line) for line in open(sys.argv[2])]
-    want_names = dict(arg.split("=", 1) for arg in sys.argv[3:])
+    want_names = dict(arg.split("=", 1) for arg in sys.argv[3:] if "=" in arg)
+    want_groups = [arg.split("@", 1) for arg in sys.argv[3:] if "@" in arg]
     events = trace["traceEvents"]
     passed = failed = 0
 
@@ -72,9 +76,26 @@ def main():
     cpus = {r["cpu"] for r in raw}
     check("a named track per CPU",
           all(any(n == f"CPU {c}" for n in names.values()) for c in cpus))
+    tid_names = collections.defaultdict(set)
+    for (pid, tid), name in names.items():
+        tid_names[tid].add(name)
     for tid, name in want_names.items():
-        check(f"thread {tid} is named {name}",
-              names.get((int(tid), int(tid))) == name, names.get((int(tid), int(tid))))
+        check(f"thread {tid} is named {name}", name in tid_names[int(tid)],
+              tid_names[int(tid)])
+    processes = {e["pid"]: e["args"]["name"] for e in events
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+    cpus_pid = next(p for p, n in processes.items() if n == "CPUs")
+    strays = [(pid, tid) for pid, tid in names if pid != cpus_pid and pid != tid
+              and not processes.get(pid, "").startswith("cgroup ")]
+    check("every thread under its own process or a cgroup's", not strays,
+          strays[:5])
+    unnamed = {(e["pid"], e["tid"]) for e in events if e["ph"] == "i"} - set(names)
+    check("every instant on a named thread", not unnamed, sorted(unnamed)[:5])
+    for tid, group in want_groups:
+        pids = [pid for pid, t in names if t == int(tid)]
+        check(f"thread {tid} under cgroup {group}",
+              any(processes.get(pid) == f"cgroup {group}" for pid in pids),
+              [processes.get(pid) for pid in pids])
     print(f"check-perfetto: {len(events)} trace events; {passed} passed, {failed} failed")
     return failed != 0
 

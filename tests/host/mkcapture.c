@@ -102,6 +102,16 @@ static struct ct_ksyms *mk_ksyms(struct ct_ksyms *ks)
 	return ks;
 }
 
+#define MK_GROUPS	4
+static const char *const mk_group_paths[MK_GROUPS] = {
+	"/", "/system.slice", "/system.slice/db.service", "/user.slice",
+};
+
+static uint64_t mk_group_id(int i)
+{
+	return i ? 4000 + 97 * (uint64_t)i : 1;
+}
+
 static void mk_names(struct mk_state *m)
 {
 	static const char *const irq_names[MK_IRQS] = { "timer", "virtio0", "eth0", "ahci" };
@@ -114,6 +124,21 @@ static void mk_names(struct mk_state *m)
 		snprintf(r.comm.comm, sizeof(r.comm.comm), "task-%d", i);
 		if (i == 3 && m->hostile_name)
 			memcpy(r.comm.comm, "ev\033]0;il\007\n\033[2J", 15);
+		mk_emit(m, &r);
+	}
+	/* cgroup v2 groups (ids as inode numbers are), each task in one */
+	for (i = 0; i < MK_GROUPS; i++) {
+		mk_rec(m, &r, CT_EV_CGROUP_NAME, 0, 1);
+		r.cgroup_name.cgroup_id = mk_group_id(i);
+		r.cgroup_name.level = i ? (i == 2 ? 2 : 1) : 0;
+		snprintf(r.cgroup_name.path, sizeof(r.cgroup_name.path), "%s",
+			 mk_group_paths[i]);
+		mk_emit(m, &r);
+	}
+	for (i = 0; i < MK_TASKS; i++) {
+		mk_rec(m, &r, CT_EV_TASK_CGROUP, 0, 1);
+		r.task_cgroup.pid = 1000 + (uint32_t)i;
+		r.task_cgroup.cgroup_id = mk_group_id(i % MK_GROUPS);
 		mk_emit(m, &r);
 	}
 	for (i = 0; i < MK_IRQS; i++) {
@@ -222,6 +247,11 @@ static void mk_process(struct mk_state *m, int cpu)
 	mk_rec(m, &r, CT_EV_TASK_RENAME, cpu, 5);
 	r.task_rename.pid = child;
 	strcpy(r.task_rename.newcomm, "true");
+	mk_emit(m, &r);
+	/* moved to another group (as by cgroup.procs) */
+	mk_rec(m, &r, CT_EV_TASK_CGROUP, cpu, 5);
+	r.task_cgroup.pid = child;
+	r.task_cgroup.cgroup_id = mk_group_id((int)mk_rand(m, MK_GROUPS));
 	mk_emit(m, &r);
 	mk_rec(m, &r, CT_EV_SCHED_MIGRATE_TASK, cpu, 5);
 	r.migrate.pid = child;

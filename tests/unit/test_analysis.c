@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "cgroup.h"
 #include "live_top.h"
 #include "ct_test.h"
 #include "top.h"
@@ -182,7 +183,7 @@ static char *print_top_rows(enum ct_out fmt, size_t limit)
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
 	static struct ct_symtab syms;
-	struct ct_print_ctx names = { &comms, NULL, &irqs, &syms };
+	struct ct_print_ctx names = { &comms, NULL, &irqs, &syms, NULL };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -193,7 +194,7 @@ static char *print_top_rows(enum ct_out fmt, size_t limit)
 	ct_comm_cache_set(&comms, 200, "b<&>\"");
 	ct_irq_names_set(&irqs, 5, "virtio0");
 	ct_symtab_set(&syms, 0x1234, "demo_fn");	/* from the capture */
-	ct_top_print(f, fmt, &an, &names, limit, "cap");
+	ct_top_print(f, fmt, &an, &names, limit, "cap", false);
 	fclose(f);
 	ct_comm_cache_free(&comms);
 	return text;
@@ -249,10 +250,10 @@ static void test_top_limit(void)
 static void test_row_order(void)
 {
 	struct ct_top_row rows[4] = {
-		{ "Process", "b", 1, 744.14, 10.0 },
-		{ "Process", "a", 2, 744.16, 10.0 },	/* 744.2 */
-		{ "Process", "c", 3, 744.11, 30.0 },	/* 744.1, more events */
-		{ "Process", "d", 4, 744.09, 10.04 },	/* 744.1 and 10.0 too */
+		{ "Process", "b", 1, 744.14, 10.0, NULL },
+		{ "Process", "a", 2, 744.16, 10.0, NULL },	/* 744.2 */
+		{ "Process", "c", 3, 744.11, 30.0, NULL },	/* 744.1, more events */
+		{ "Process", "d", 4, 744.09, 10.04, NULL },	/* 744.1 and 10.0 too */
 	};
 
 	qsort(rows, 4, sizeof(rows[0]), ct_top_row_cmp);
@@ -268,10 +269,10 @@ static void test_top(void)
 
 	/* A: 8 ms in 15 ms = 533.333 ms/s, 1 wakeup = 66.667/s */
 	text = print_top(CT_OUT_JSON);
-	CT_CHECK(strstr(text, "{\"category\":\"Process\",\"description\":\"alpha [100]\",\"id\":100,\"usage_ms_per_s\":533.333,\"events_per_s\":66.667}") != NULL);
-	CT_CHECK(strstr(text, "\"description\":\"[5] virtio0\",\"id\":5,\"usage_ms_per_s\":33.333,\"events_per_s\":66.667}") != NULL);
+	CT_CHECK(strstr(text, "{\"category\":\"Process\",\"description\":\"alpha [100]\",\"id\":100,\"usage_ms_per_s\":533.333,\"events_per_s\":66.667,\"cgroup\":null}") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"[5] virtio0\",\"id\":5,\"usage_ms_per_s\":33.333,\"events_per_s\":66.667,\"cgroup\":null}") != NULL);
 	CT_CHECK(strstr(text, "\"description\":\"TIMER\",\"id\":1,\"usage_ms_per_s\":16.667") != NULL);
-	CT_CHECK(strstr(text, "\"description\":\"demo_fn (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333}") != NULL);
+	CT_CHECK(strstr(text, "\"description\":\"demo_fn (hrtimer)\",\"id\":0,\"usage_ms_per_s\":0.000,\"events_per_s\":133.333,\"cgroup\":null}") != NULL);
 	CT_CHECK(strstr(text, "{\"cpu\":1,\"records_lost\":0,\"busy_pct\":6.667,\"cstates_pct\":{\"C0\":0.000,\"C1\":26.667,\"C2\":66.667},\"freqs_pct\":{\"1000000\":33.333,\"2000000\":66.667}}") != NULL);
 	/* the first row is the busiest */
 	CT_CHECK(strstr(text, "\"rows\":[{\"category\":\"Process\",\"description\":\"alpha [100]\"") != NULL);
@@ -280,11 +281,11 @@ static void test_top(void)
 	CT_CHECK(strstr(text, "  533.3 ms/s       66.7  Process    alpha [100]\n") != NULL);
 	free(text);
 	text = print_top(CT_OUT_CSV);
-	CT_CHECK(strstr(text, "usage_ms_per_s,events_per_s,category,description,id\n533.333,66.667,Process,\"alpha [100]\",100\n") != NULL);
-	CT_CHECK(strstr(text, ",\"b<&>\"\" [200]\",200\n") != NULL);	/* quotes doubled */
+	CT_CHECK(strstr(text, "usage_ms_per_s,events_per_s,category,description,id,cgroup\n533.333,66.667,Process,\"alpha [100]\",100,\n") != NULL);
+	CT_CHECK(strstr(text, ",\"b<&>\"\" [200]\",200,\n") != NULL);	/* quotes doubled */
 	/* one table: the CPU pane in the rows' columns (66.667 % = 666.667 ms/s) */
-	CT_CHECK(strstr(text, "\n666.667,,CPU state,\"CPU 1 C2\",1\n") != NULL);
-	CT_CHECK(strstr(text, "\n333.333,,CPU state,\"CPU 1 at 1000 MHz\",1\n") != NULL);
+	CT_CHECK(strstr(text, "\n666.667,,CPU state,\"CPU 1 C2\",1,\n") != NULL);
+	CT_CHECK(strstr(text, "\n333.333,,CPU state,\"CPU 1 at 1000 MHz\",1,\n") != NULL);
 	CT_CHECK_INT(csv_columns_differ(text), 0);
 	free(text);
 	text = print_top(CT_OUT_HTML);
@@ -377,7 +378,7 @@ static void test_running_at_start(void)
 static void test_live_plain(void)
 {
 	struct ct_comm_cache comms;
-	struct ct_print_ctx names = { &comms, NULL, NULL, NULL };
+	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, NULL };
 	struct ct_live_top *t;
 	char *text = NULL;
 	size_t len = 0;
@@ -385,7 +386,8 @@ static void test_live_plain(void)
 
 	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
 	ct_comm_cache_set(&comms, 100, "alpha");
-	t = ct_live_top_open(f, -1, 2.0, 5, 2, &names, T0);
+	t = ct_live_top_open(f, -1, &(struct ct_live_view){ 2.0, 5, false },
+			     2, &names, T0);
 	CT_CHECK(t != NULL);
 	if (!t)
 		return;
@@ -416,7 +418,7 @@ static void test_live_plain(void)
 /* A terminal (a pty here): the alternate screen, redraws, q quits. */
 static void test_live_tty(void)
 {
-	struct ct_print_ctx names = { NULL, NULL, NULL, NULL };
+	struct ct_print_ctx names = { NULL, NULL, NULL, NULL, NULL };
 	int master = posix_openpt(O_RDWR | O_NOCTTY), slave;
 	char buf[8192];
 	struct ct_live_top *t;
@@ -428,7 +430,8 @@ static void test_live_tty(void)
 	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
 	CT_CHECK(slave >= 0);
 	out = fdopen(dup(slave), "w");
-	t = ct_live_top_open(out, slave, 1.0, 0, 2, &names, T0);
+	t = ct_live_top_open(out, slave, &(struct ct_live_view){ 1.0, 0, false },
+			     2, &names, T0);
 	CT_CHECK(t != NULL);
 	if (!t)
 		return;
@@ -460,6 +463,141 @@ static void test_live_tty(void)
 	close(master);
 }
 
+static void feed_task_cgroup(uint64_t ts, uint32_t pid, uint64_t id)
+{
+	union ct_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.task_cgroup.ts = ts;
+	r.task_cgroup.type = CT_EV_TASK_CGROUP;
+	r.task_cgroup.pid = pid;
+	r.task_cgroup.cgroup_id = id;
+	feed(&r);
+}
+
+/*
+ * Groups 10 (/a) and 11 (/a/b). A (100) is in /a from before the window
+ * and runs on CPU 0 from T0; moved to /a/b at +6, it sleeps at +8: /a
+ * has its 6 ms, /a/b 2 ms. C (300), woken at +1, runs on CPU 1 from +2
+ * (delay 1 ms); its group, /a/b, is first announced at +4 (what it did
+ * before goes there too), it sleeps at +10: 8 ms. D (400), never
+ * announced, is woken at +10.5 and runs on CPU 1 from +12 (1.5 ms) to
+ * the end at +15. /a/b: 10 ms, 1 switch, 1 wakeup, 2 tasks.
+ */
+static void feed_groups(void)
+{
+	feed_task_cgroup(T0 - 1 * MS, 100, 10);
+	feed_switch(T0, 0, 0, 100, 0);
+	feed_simple(T0 + 1 * MS, 1, CT_EV_SCHED_WAKEUP, 300, 1);
+	feed_switch(T0 + 2 * MS, 1, 0, 300, 0);
+	feed_task_cgroup(T0 + 4 * MS, 300, 11);
+	feed_task_cgroup(T0 + 6 * MS, 100, 11);
+	feed_task_cgroup(T0 + 7 * MS, 100, 11);		/* again: no move */
+	feed_task_cgroup(T0 + 7 * MS, 100, 0);		/* no group: ignored */
+	feed_switch(T0 + 8 * MS, 0, 100, 0, 1);
+	feed_switch(T0 + 10 * MS, 1, 300, 0, 1);
+	feed_simple(T0 + 10 * MS + MS / 2, 1, CT_EV_SCHED_WAKEUP, 400, 1);
+	feed_switch(T0 + 12 * MS, 1, 0, 400, 0);
+	ct_analysis_settle(&an, T0 + 15 * MS);
+}
+
+static char *print_groups(enum ct_out fmt)
+{
+	struct ct_cgroup_names groups;
+	struct ct_comm_cache comms;
+	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, &groups };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
+	CT_CHECK_INT(ct_cgroup_names_init(&groups, 16, 16), 0);
+	ct_cgroup_set_group(&groups, 10, 1, "/a");
+	ct_cgroup_set_group(&groups, 11, 2, "/a/b\033[2J");
+	ct_top_print(f, fmt, &an, &names, 0, "cap", true);
+	fclose(f);
+	ct_cgroup_names_free(&groups);
+	ct_comm_cache_free(&comms);
+	return text;
+}
+
+static void test_groups(void)
+{
+	const struct ct_an_group *a = ct_analysis_group(&an, 10);
+	const struct ct_an_group *b = ct_analysis_group(&an, 11);
+	struct ct_an_group rows[CT_GROUP_ROWS];
+	char *text;
+
+	CT_CHECK(a && b && !ct_analysis_group(&an, 12));
+	if (!a || !b)
+		return;
+	CT_CHECK_INT(an.window_start, T0);	/* not the announcement */
+	CT_CHECK_INT(a->total_runtime_ns, 6 * MS);
+	CT_CHECK_INT(a->total_switches, 1);
+	CT_CHECK_INT(a->tasks, 1);
+	CT_CHECK_INT(a->delays, 0);
+	CT_CHECK_INT(b->total_runtime_ns, 10 * MS);
+	CT_CHECK_INT(b->runtime_ns, 10 * MS);
+	CT_CHECK_INT(b->total_switches, 1);
+	CT_CHECK_INT(b->total_wakeups, 1);
+	CT_CHECK_INT(b->tasks, 2);
+	CT_CHECK_INT(b->delays, 1);
+	CT_CHECK_INT(b->delay_max_ns, 1 * MS);
+	CT_CHECK_INT(b->delay_max_at, T0 + 2 * MS);
+	CT_CHECK_INT(b->delay_max_tid, 300);
+	/* busiest first, the tasks of no group as group 0 */
+	CT_CHECK_INT(ct_group_rows(&an, true, rows, CT_GROUP_ROWS), 3);
+	CT_CHECK_INT(rows[0].id, 11);
+	CT_CHECK_INT(rows[1].id, 10);
+	CT_CHECK_INT(rows[2].id, 0);
+	CT_CHECK_INT(rows[2].runtime_ns, 3 * MS);
+	CT_CHECK_INT(rows[2].delay_max_ns, 3 * MS / 2);
+	CT_CHECK_INT(rows[2].delay_max_tid, 400);
+	/* the whole run's, largest delay first */
+	CT_CHECK_INT(ct_group_rows(&an, false, rows, CT_GROUP_ROWS), 3);
+	CT_CHECK_INT(rows[0].id, 0);
+	CT_CHECK_INT(rows[1].id, 11);
+	CT_CHECK_INT(rows[2].id, 10);
+	CT_CHECK_INT(ct_group_rows(&an, true, rows, 1), 1);
+	CT_CHECK(ct_analysis_task(&an, 100)->group == 11);
+	text = print_groups(CT_OUT_TEXT);
+	/* 10 ms in 15 ms; the path's control bytes escaped */
+	CT_CHECK(strstr(text, "  666.7 ms/s        66.7       66.7         1.000         1.000      2  /a/b\\x1b[2J\n") != NULL);
+	CT_CHECK(strstr(text, "  400.0 ms/s        66.7        0.0         0.000         0.000      1  /a\n") != NULL);
+	CT_CHECK(strstr(text, "(no group announced)\n") != NULL);
+	free(text);
+	text = print_groups(CT_OUT_JSON);
+	CT_CHECK(strstr(text, "\"groups\":[{\"cgroup\":\"/a/b\\u001b[2J\",\"cgroup_id\":11,\"tasks\":2,\"usage_ms_per_s\":666.667,\"switches_per_s\":66.667,\"wakeups_per_s\":66.667,\"delays\":1,\"avg_delay_ms\":1.000000,\"max_delay_ms\":1.000000,\"max_delay_at\":1002000000,\"max_delay_tid\":300}") != NULL);
+	CT_CHECK(strstr(text, "{\"cgroup\":null,\"cgroup_id\":0,\"tasks\":1,") != NULL);
+	free(text);
+	text = print_groups(CT_OUT_CSV);
+	CT_CHECK(strstr(text, "usage_ms_per_s,switches_per_s,wakeups_per_s,delays,avg_delay_ms,max_delay_ms,max_delay_at,max_delay_tid,tasks,cgroup_id,cgroup\n666.667,66.667,66.667,1,1.000000,1.000000,1002000000,300,2,11,\"/a/b\033[2J\"\n") != NULL);
+	CT_CHECK_INT(csv_columns_differ(text), 0);
+	free(text);
+	text = print_groups(CT_OUT_HTML);
+	CT_CHECK(strstr(text, "<td>/a/b[2J</td>") != NULL);	/* controls dropped */
+	free(text);
+}
+
+/* more groups than the table holds: counted, not tracked, nothing lost */
+static void test_groups_bounded(void)
+{
+	struct ct_analysis a;
+	uint32_t i;
+
+	CT_CHECK_INT(ct_analysis_init(&a, 1, 4096), 0);
+	an_target = &a;
+	for (i = 0; i < CT_AN_GROUPS + 3; i++)
+		feed_task_cgroup(T0, 100 + i, 1000 + i);
+	an_target = &an;
+	CT_CHECK_INT(a.groups_dropped, 3);
+	CT_CHECK(ct_analysis_group(&a, 1000 + CT_AN_GROUPS - 1) != NULL);
+	CT_CHECK(ct_analysis_group(&a, 1000 + CT_AN_GROUPS) == NULL);
+	CT_CHECK(ct_analysis_task(&a, 100 + CT_AN_GROUPS) &&
+		 !ct_analysis_task(&a, 100 + CT_AN_GROUPS)->grp);
+	ct_analysis_free(&a);
+}
+
 void test_analysis(void)
 {
 	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
@@ -472,6 +610,11 @@ void test_analysis(void)
 	test_row_order();
 	test_new_window();
 	ct_analysis_free(&an);
+	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
+	feed_groups();
+	test_groups();
+	ct_analysis_free(&an);
+	test_groups_bounded();
 	test_bounded();
 	test_running_at_start();
 	test_live_plain();

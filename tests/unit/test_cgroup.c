@@ -235,9 +235,116 @@ static void test_refusals(void)
 	CT_CHECK_INT(system(file), 0);
 }
 
+static void test_task_paths(void)
+{
+	char path[CT_CGROUP_PATH_LEN], mnt[64];
+
+	CT_CHECK_INT(ct_cgroup_of_task("0::/system.slice/db.service\n", path, sizeof(path)), 0);
+	CT_CHECK_STR(path, "/system.slice/db.service");
+	/* v1 lines first (a hybrid host), no final newline */
+	CT_CHECK_INT(ct_cgroup_of_task("12:pids:/x\n1:name=systemd:/y\n0::/", path,
+				       sizeof(path)), 0);
+	CT_CHECK_STR(path, "/");
+	/* v1 only, empty, or not the v2 line's shape */
+	CT_CHECK_INT(ct_cgroup_of_task("12:pids:/x\n", path, sizeof(path)), -ENOENT);
+	CT_CHECK_INT(ct_cgroup_of_task("", path, sizeof(path)), -ENOENT);
+	CT_CHECK_INT(ct_cgroup_of_task("0::relative\n", path, sizeof(path)), -ENOENT);
+	CT_CHECK_INT(ct_cgroup_of_task("10::/a\n", path, sizeof(path)), -ENOENT);
+	CT_CHECK_INT(ct_cgroup_of_task("0::/abcdefgh\n", path, 8), -ENAMETOOLONG);
+	CT_CHECK_INT(ct_cgroup_of_task("0::/abcdef\n", path, 8), 0);
+	CT_CHECK_STR(path, "/abcdef");
+
+	CT_CHECK_INT(ct_cgroup_mount(mountinfo, mnt, sizeof(mnt)), 0);
+	CT_CHECK_STR(mnt, "/sys/fs/cgroup");
+	/* a group mounted on its own is not the hierarchy's root */
+	CT_CHECK_INT(ct_cgroup_mount("40 28 0:24 /a /srv rw - cgroup2 c rw\n", mnt,
+				     sizeof(mnt)), -ENOENT);
+	CT_CHECK_INT(ct_cgroup_mount("40 28 0:24 / /srv rw\n", mnt, sizeof(mnt)), -EINVAL);
+	CT_CHECK_INT(ct_cgroup_mount("40 28 0:24 / /a/long/mount/point rw - cgroup2 c rw\n",
+				     mnt, 8), -ENAMETOOLONG);
+}
+
+static int count_group(uint64_t id, uint32_t level, const char *path, void *arg)
+{
+	char *seen = arg;
+	char line[96];
+
+	snprintf(line, sizeof(line), "%u:%s%s;", level, path, id ? "" : "(no id)");
+	strcat(seen, line);
+	return strcmp(path, "/stop") ? 0 : -ECANCELED;
+}
+
+static void test_groups(void)
+{
+	char dir[] = "/tmp/ct-cgroup-XXXXXX", path[256], seen[1024] = "";
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/a/b", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	mkdir(path, 0700);
+	CT_CHECK_INT(ct_cgroup_groups(dir, 64, count_group, seen), 4);
+	CT_CHECK_STR(seen, "0:/;1:/a;2:/a/b;3:/a/b/c;");
+	seen[0] = '\0';
+	CT_CHECK_INT(ct_cgroup_groups(dir, 1, count_group, seen), 2);
+	CT_CHECK_STR(seen, "0:/;1:/a;");
+	snprintf(path, sizeof(path), "%s/stop", dir);
+	mkdir(path, 0700);
+	seen[0] = '\0';
+	CT_CHECK_INT(ct_cgroup_groups(dir, 0, count_group, seen), 1);
+	CT_CHECK_INT(ct_cgroup_groups(path, 0, count_group, seen), 1);
+	CT_CHECK_INT(ct_cgroup_groups("/nonexistent/x", 4, count_group, seen), -ENOENT);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
+static void test_names(void)
+{
+	struct ct_cgroup_names n;
+	struct ct_task_cgroup t = { 0 };
+	struct ct_cgroup_name g = { 0 };
+	char path[CT_CGROUP_PATH_LEN + 8];
+	uint32_t pid;
+
+	CT_CHECK_INT(ct_cgroup_names_init(&n, 16, 16), 0);
+	CT_CHECK_INT(ct_cgroup_task(&n, 5), 0);
+	CT_CHECK(ct_cgroup_path(&n, 77) == NULL);
+	t.pid = 5;
+	t.cgroup_id = 77;
+	ct_cgroup_learn(&n, CT_EV_TASK_CGROUP, &t);
+	g.cgroup_id = 77;
+	g.level = 1;
+	strcpy(g.path, "/ct-a");
+	ct_cgroup_learn(&n, CT_EV_CGROUP_NAME, &g);
+	ct_cgroup_learn(&n, CT_EV_COMM, &g);	/* not about groups */
+	CT_CHECK_INT(ct_cgroup_task(&n, 5), 77);
+	CT_CHECK_STR(ct_cgroup_path(&n, 77), "/ct-a");
+	/* a move, a rename */
+	ct_cgroup_set_task(&n, 5, 78);
+	ct_cgroup_set_group(&n, 77, 1, "/ct-renamed");
+	CT_CHECK_INT(ct_cgroup_task(&n, 5), 78);
+	CT_CHECK_STR(ct_cgroup_path(&n, 77), "/ct-renamed");
+	/* a path without its NUL is cut, never read past */
+	memset(path, 'p', sizeof(path));
+	ct_cgroup_set_group(&n, 90, 3, path);
+	CT_CHECK_INT(strlen(ct_cgroup_path(&n, 90)), CT_CGROUP_PATH_LEN - 1);
+	/* more tasks than room: bounded, the newest kept */
+	for (pid = 100; pid < 1100; pid++)
+		ct_cgroup_set_task(&n, pid, pid + 1000000);
+	CT_CHECK_INT(ct_cgroup_task(&n, 1099), 1001099);
+	CT_CHECK_INT(ct_cgroup_task(&n, 100), 0);
+	ct_cgroup_names_free(&n);
+	CT_CHECK_INT(ct_cgroup_task(&n, 1099), 0);
+}
+
 void test_cgroup(void)
 {
 	test_paths();
 	test_threads();
 	test_refusals();
+	test_task_paths();
+	test_groups();
+	test_names();
 }

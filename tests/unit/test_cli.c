@@ -423,6 +423,18 @@ static void test_report_args(void)
 	CT_CHECK_INT(ro.out, CT_REPORT_CSV);
 	CT_CHECK_INT(parse_report("--latency --csv cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace report: csv and html are for --top\n");
+	CT_CHECK_INT(parse_report("--top --by cgroup --csv cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.by_cgroup);
+	CT_CHECK_INT(parse_report("--by=cgroup --latency cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.by_cgroup && ro.view == CT_VIEW_LATENCY);
+	CT_CHECK_INT(parse_report("--top --by task cap", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(!ro.by_cgroup);
+	CT_CHECK_INT(parse_report("--timehist --by cgroup cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: --by is for --top and --latency\n");
+	CT_CHECK_INT(parse_report("--by cgroup cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: --by is for --top and --latency\n");
+	CT_CHECK_INT(parse_report("--top --by container cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace report: --by wants task or cgroup, not 'container'\n");
 	CT_CHECK_INT(parse_report("--top -n ten cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace report: -n wants a number of rows, not 'ten'\n");
 	CT_CHECK_INT(parse_report("-f xml cap", &ro, err, sizeof(err)), CT_PARSE_ERROR);
@@ -505,6 +517,19 @@ static void test_view_args(void)
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-C 9999", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK(strncmp(err, "coretrace top: invalid CPU list '9999'", 38) == 0);
 	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "extra", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.top_by_cgroup);
+	CT_CHECK(!ro.no_cgroup_names);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--no-cgroup-names", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.no_cgroup_names);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_record_args, "record", "--no-cgroup-names -o d", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(ro.no_cgroup_names);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup --by task", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(!ro.top_by_cgroup);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by pod", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace top: --by wants task or cgroup, not 'pod'\n");
+	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace top: option needs a value '--by' (see coretrace top --help)\n");
 
 	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n 5 -w 800", &to, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(to.dir, "cap");
@@ -516,6 +541,10 @@ static void test_view_args(void)
 	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -w 50", &to, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace timechart: invalid width '50' (want 100 to 100000 pixels)\n");
 	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n lots", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cgroup", &to, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK(to.by_cgroup);
+	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cpu", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace timechart: --by wants task or cgroup, not 'cpu'\n");
 
 	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(co.dir, "cap");

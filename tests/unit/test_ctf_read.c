@@ -533,7 +533,12 @@ void test_ctf_read(void)
 	broken(dir, "printf '\\377\\377' | dd of=%s/stream_1 bs=1 seek=46 conv=notrunc 2>/dev/null", "content size larger");
 	broken(dir, "printf '\\376' | dd of=%s/stream_1 bs=1 seek=68 conv=notrunc 2>/dev/null", "unknown type");
 	broken(dir, "truncate -s 5 %s/metadata", "not CTF 1.8");
-	broken(dir, "sed -i 's/coretrace_abi = 2/coretrace_abi = 99/' %s/metadata", "from the future");
+	broken(dir, "sed -i 's/coretrace_abi = [0-9]*/coretrace_abi = 99/' %s/metadata", "from the future");
+	/* a capture of ABI 2 and layout 2 (before the cgroup records) */
+	broken(dir, "sed -i 's/coretrace_abi = [0-9]*/coretrace_abi = 2/' %s/metadata",
+	       "record ABI version this coretrace does not read");
+	broken(dir, "sed -i 's/coretrace_ctf = [0-9]*/coretrace_ctf = 2/' %s/metadata",
+	       "capture layout this coretrace does not read (older coretrace)");
 	broken(dir, "sed -i 's/coretrace_abi/other_abi/' %s/metadata", "not a coretrace capture");
 	broken(dir, "rm %s/stream_1", "no stream files");
 	broken(dir, "head -c 4096 /dev/zero | tr '\\000' U > %s/stream_1", "stream_1: offset 0: wrong packet magic");

@@ -75,7 +75,7 @@ static void test_decode_hostile(void)
 	struct ct_sched_switch sw = make_switch();
 	struct ct_comm comm;
 	union ct_record rec;
-	unsigned char raw[256];
+	unsigned char raw[sizeof(union ct_record)];
 	int i;
 
 	CT_CHECK_INT(ct_decode(NULL, 24, &rec), CT_DECODE_SHORT);

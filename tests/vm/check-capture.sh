@@ -23,7 +23,7 @@ echo "check-capture: babeltrace2 read $(wc -l < "$art/babeltrace.txt") events fr
 # irq_name are coretrace_*)
 awk -v bt="$art/babeltrace.txt" '
 	$1 == "pingpong" { next }
-	{ name = $1; if (name == "comm" || name == "irq_name") name = "coretrace_" name
+	{ name = $1; if (name == "comm" || name == "irq_name" || name == "task_cgroup" || name == "cgroup_name") name = "coretrace_" name
 	  want[name] = $2 }
 	END {
 		while ((getline line < bt) > 0) {

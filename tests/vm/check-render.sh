@@ -6,7 +6,8 @@
 # (ImageMagick's identify), and in the SVG a lane for every CPU that has a
 # stream file. The PNGs stay next to the artifacts. The captures' Perfetto
 # conversions are checked against their raw records
-# (tests/host/check-perfetto.py).
+# (tests/host/check-perfetto.py). t_cgattr's capture is drawn by cgroup,
+# and its Perfetto trace must show each workload under its groups.
 #
 #   check-render.sh ARTIFACT_DIR [CORETRACE]
 set -u
@@ -38,7 +39,7 @@ render() {
 		> "$2.log" 2>&1
 }
 
-for cap in capture reports/capture; do
+for cap in capture reports/capture cgattr/capture; do
 	dir=$art/$cap
 	name=$(echo "$cap" | tr / -)
 	if [ ! -s "$dir/metadata" ]; then
@@ -46,9 +47,11 @@ for cap in capture reports/capture; do
 		failed=$((failed + 1))
 		continue
 	fi
+	by=
+	[ "$cap" = cgattr/capture ] && by="--by cgroup"
 	svg=$art/$name.timechart.svg
-	"$ct" timechart "$dir" -o "$svg" -n 12 2> "$svg.log"
-	check "coretrace timechart $cap" '[ $? -eq 0 ] && [ -s "$svg" ]'
+	"$ct" timechart "$dir" -o "$svg" -n 12 $by 2> "$svg.log"
+	check "coretrace timechart $by $cap" '[ $? -eq 0 ] && [ -s "$svg" ]'
 	for f in "$dir"/stream_*; do
 		cpu=${f##*_}
 		check "a lane for CPU $cpu in $svg" 'grep -q ">CPU $cpu</text>" "$svg"'
@@ -72,11 +75,19 @@ for cap in capture reports/capture; do
 	if [ "$cap" = capture ] && [ -s "$art/capture.counts" ]; then
 		names=$(awk '$1 == "pingpong" { print $2 "=ct-ping", $3 "=ct-pong" }' "$art/capture.counts")
 	fi
+	if [ "$cap" = cgattr/capture ]; then
+		# the mover under both its groups, the others under theirs
+		names=$(awk '{ print $1 "@/ct-m1", $1 "@/ct-m2", $2 "@/ct-p", $3 "@/ct-p/kid" }' \
+			"$art/cgattr/pids")
+		for g in /ct-m1 /ct-m2 /ct-p; do
+			check "a legend entry for $g in $svg" 'grep -q ">$g</text>" "$svg"'
+		done
+	fi
 	tests/host/check-perfetto.py "$json" "$art/$name.raw.jsonl" $names
 	check "the Perfetto trace of $cap" '[ $? -eq 0 ]'
 
 	html=$art/$name.top.html
-	"$ct" report --top --html "$dir" > "$html" 2> "$html.log"
+	"$ct" report --top --html $by "$dir" > "$html" 2> "$html.log"
 	check "coretrace report --top --html $cap" '[ $? -eq 0 ] && grep -q "</html>" "$html"'
 	render "$html" "$html.png" 1000 900
 	read -r pw ph colours <<-EOT
