@@ -128,32 +128,39 @@ def goals(rows, workload):
             lines.append(f"below {other}'s: "
                          f"{'met' if ct['overhead'] < o['overhead'] else 'MISSED'} "
                          f"({ct['overhead']:.0f} vs {o['overhead']:.0f} ns)")
+    def against(mode):
+        """@mode's row and the noise between it and coretrace's, or None"""
+        m = t.get(mode)
+        if not m or m["overhead"] is None or ct["overhead"] is None:
+            return None
+        return m, max(ct["spread"], m["spread"])
+
+    def within_noise(mode, what, ours_first):
+        pair = against(mode)
+        if pair:
+            m, noise = pair
+            a, b = (ct, m) if ours_first else (m, ct)
+            lines.append(f"{what}: "
+                         f"{'met' if abs(m['overhead'] - ct['overhead']) <= noise else 'MISSED'} "
+                         f"({a['overhead']:.0f} vs {b['overhead']:.0f} ± {noise:.0f} ns)")
+
     for mode, name in (("coretrace-fr", "flight recorder"),
                        ("coretrace-trig", "flight recorder with a delay trigger")):
-        m = t.get(mode)
-        if m and m["overhead"] is not None and ct["overhead"] is not None:
-            noise = max(ct["spread"], m["spread"])
+        pair = against(mode)
+        if pair:
+            m, noise = pair
             lines.append(f"{name} no worse than record -o: "
                          f"{'met' if m['overhead'] <= ct['overhead'] + noise else 'MISSED'} "
                          f"({m['overhead']:.0f} vs {ct['overhead']:.0f} ± {noise:.0f} ns)")
-    nocgn = t.get("coretrace-nocgn")
-    if nocgn and nocgn["overhead"] is not None and ct["overhead"] is not None:
-        noise = max(ct["spread"], nocgn["spread"])
+    pair = against("coretrace-nocgn")
+    if pair:
+        nocgn, noise = pair
         lines.append(f"cgroup attribution (record -o against --no-cgroup-names): "
                      f"{ct['overhead'] - nocgn['overhead']:+.0f} ± {noise:.0f} ns per event "
                      f"({ct['overhead']:.0f} vs {nocgn['overhead']:.0f})")
-    ref = t.get("coretrace-ref")
-    if ref and ref["overhead"] is not None and ct["overhead"] is not None:
-        noise = max(ct["spread"], ref["spread"])
-        lines.append(f"within noise of the reference build (coretrace-ref): "
-                     f"{'met' if abs(ct['overhead'] - ref['overhead']) <= noise else 'MISSED'} "
-                     f"({ct['overhead']:.0f} vs {ref['overhead']:.0f} ± {noise:.0f} ns)")
-    cg = t.get("coretrace-cg")
-    if cg and cg["overhead"] is not None and ct["overhead"] is not None:
-        noise = max(ct["spread"], cg["spread"])
-        lines.append(f"-G with the workload in the group within noise of record -o: "
-                     f"{'met' if abs(cg['overhead'] - ct['overhead']) <= noise else 'MISSED'} "
-                     f"({cg['overhead']:.0f} vs {ct['overhead']:.0f} ± {noise:.0f} ns)")
+    within_noise("coretrace-ref", "within noise of the reference build (coretrace-ref)", True)
+    within_noise("coretrace-cg", "-G with the workload in the group within noise of record -o",
+                 False)
     cgx = t.get("coretrace-cgx")
     if cgx and cgx["overhead"] is not None:
         lines.append(f"-G rejecting every hit: {cgx['overhead']:.0f} ± {cgx['spread']:.0f} "
