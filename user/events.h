@@ -140,6 +140,24 @@ int ct_format(enum ct_format fmt, const union ct_record *rec,
 	      const struct ct_print_ctx *pctx, char *buf, size_t len);
 
 /*
+ * The records that name something (a task, an irq, a cgroup): the only
+ * ones name tables learn from. One bit per type, so that the reader of a
+ * ring tests every other record with one shift.
+ */
+#define CT_NAME_RECORDS					\
+	((1ull << CT_EV_COMM) | (1ull << CT_EV_TASK_RENAME) |	\
+	 (1ull << CT_EV_SCHED_PROCESS_FORK) |			\
+	 (1ull << CT_EV_IRQ_NAME) | (1ull << CT_EV_TASK_CGROUP) |	\
+	 (1ull << CT_EV_CGROUP_NAME))
+
+_Static_assert(CT_EV_MAX <= 64, "CT_NAME_RECORDS has a bit per record type");
+
+static inline bool ct_record_names(const union ct_record *rec)
+{
+	return (CT_NAME_RECORDS >> (rec->hdr.type & 63)) & 1;
+}
+
+/*
  * Feed the name tables from @rec (comm, irq_name, fork, task_rename).
  * Call after printing @rec, so a rename line still shows the old name.
  */

@@ -38,6 +38,18 @@ int ct_names_load_ksyms(struct ct_names *n, FILE *f)
 	return err;
 }
 
+int ct_output_feed_naming(struct ct_output *out, const union ct_record *rec)
+{
+	int err;
+
+	if (out->ops->names_first)
+		ct_names_learn(out->names, rec);
+	err = out->ops->feed(out, rec);
+	if (!out->ops->names_first)
+		ct_names_learn(out->names, rec);
+	return err;
+}
+
 void ct_names_free(struct ct_names *n)
 {
 	ct_comm_cache_free(&n->comms);

@@ -41,14 +41,14 @@ int ct_names_init(struct ct_names *n, size_t capacity);
 int ct_names_load_ksyms(struct ct_names *n, FILE *f);
 void ct_names_free(struct ct_names *n);
 
+/* Learn what @rec names (any record: those that name nothing are skipped) */
 static inline void ct_names_learn(struct ct_names *n,
 				  const union ct_record *rec)
 {
+	if (!ct_record_names(rec))
+		return;
 	ct_learn_names(rec, &n->comms, &n->irqs);
-	/* rare records: no call for the others */
-	if (rec->hdr.type == CT_EV_TASK_CGROUP ||
-	    rec->hdr.type == CT_EV_CGROUP_NAME)
-		ct_cgroup_learn(&n->cgroups, rec->hdr.type, rec);
+	ct_cgroup_learn(&n->cgroups, rec->hdr.type, rec);
 }
 
 struct ct_output;
@@ -80,18 +80,19 @@ struct ct_output {
 	bool quiet;		/* the reader went away: end without a summary */
 };
 
-/* @rec through @out, names learnt from it when the output wants them */
+/* A record that names something, through @out (output.c) */
+int ct_output_feed_naming(struct ct_output *out, const union ct_record *rec);
+
+/*
+ * @rec through @out, names learnt from it when the output wants them.
+ * Most records name nothing: they cost one test on the way.
+ */
 static inline int ct_output_feed(struct ct_output *out,
 				 const union ct_record *rec)
 {
-	int err;
-
-	if (out->names && out->ops->names_first)
-		ct_names_learn(out->names, rec);
-	err = out->ops->feed(out, rec);
-	if (out->names && !out->ops->names_first)
-		ct_names_learn(out->names, rec);
-	return err;
+	if (!ct_record_names(rec) || !out->names)
+		return out->ops->feed(out, rec);
+	return ct_output_feed_naming(out, rec);
 }
 
 static inline int ct_output_tick(struct ct_output *out, uint64_t now_ns)

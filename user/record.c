@@ -1045,12 +1045,14 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	 */
 	ct_scan_proc_comms(&s->names.comms);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	ct_announce_start(skel, s->opts);
 	/* the overview starts its first interval now */
 	if (s->opts->top_interval > 0)
 		err = ct_open_output(s);
 	if (!err && skel->rodata->ct_cgroup_records)
 		err = ct_announce_cgroups(s, start_ns);
+	/* "tracing": set up, the first record is read next */
+	if (!err)
+		ct_announce_start(skel, s->opts);
 	if (!err)
 		err = ct_drain(rb, skel, s);
 

@@ -90,6 +90,46 @@ static void test_names_order(void)
 	}
 }
 
+/* did the tables learn anything from a record whose every field is 5s? */
+static bool learnt_fives(const struct ct_names *names)
+{
+	const uint32_t five = 0x05050505;
+
+	return ct_comm_cache_get(&names->comms, five) ||
+	       ct_irq_names_get(&names->irqs, five) ||
+	       ct_cgroup_task(&names->cgroups, five) ||
+	       ct_cgroup_path(&names->cgroups, 0x0505050505050505ull);
+}
+
+/*
+ * CT_NAME_RECORDS, the shortcut of every feed, is exactly the set of
+ * records the name tables learn from: each type is given to the learners
+ * themselves, a record of 5s naming pid, irq and group 0x05050505...
+ */
+static void test_name_records(void)
+{
+	struct ct_names names;
+	union ct_record rec;
+	int type, naming = 0;
+
+	for (type = 0; type < CT_EV_MAX; type++) {
+		CT_CHECK_INT(ct_names_init(&names, 64), 0);
+		memset(&rec, 5, sizeof(rec));
+		rec.hdr.type = (uint8_t)type;
+		rec.hdr.flags = 0;
+		ct_learn_names(&rec, &names.comms, &names.irqs);
+		ct_cgroup_learn(&names.cgroups, type, &rec);
+		if (learnt_fives(&names) != ct_record_names(&rec))
+			fprintf(stderr, "record type %d (%s): learnt %d, CT_NAME_RECORDS %d\n",
+				type, ct_events[type].name, learnt_fives(&names),
+				ct_record_names(&rec));
+		CT_CHECK_INT(learnt_fives(&names), ct_record_names(&rec));
+		naming += ct_record_names(&rec);
+		ct_names_free(&names);
+	}
+	CT_CHECK_INT(naming, 6);	/* comm, rename, fork, irq, task and group */
+}
+
 /* lines: written, a full disk stops the session loudly, a closed pipe quietly */
 static void test_lines(void)
 {
@@ -199,6 +239,7 @@ static void test_capture(void)
 void test_output(void)
 {
 	test_names_order();
+	test_name_records();
 	test_lines();
 	test_capture();
 }
