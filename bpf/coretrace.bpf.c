@@ -130,6 +130,13 @@ struct {
 	__type(value, __u32);
 } ct_announced SEC(".maps");
 
+/*
+ * A slot holds the pid whose name user space knows, with CT_GROUP_TOLD
+ * set once its cgroup was told too (pids stay below 2^22): a switch
+ * checks both with the one lookup it makes for the name.
+ */
+#define CT_GROUP_TOLD		0x80000000u
+
 static __always_inline __u32 *ct_announced_slot(__u32 pid)
 {
 	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1);
@@ -137,13 +144,27 @@ static __always_inline __u32 *ct_announced_slot(__u32 pid)
 	return bpf_map_lookup_elem(&ct_announced, &slot);
 }
 
-/* The next record about @pid announces its name again. */
+static __always_inline bool ct_slot_names(__u32 seen, __u32 pid)
+{
+	return (seen & ~CT_GROUP_TOLD) == pid;
+}
+
+/* The next record about @pid announces its name (and group) again. */
 static __always_inline void ct_forget_name(__u32 pid)
 {
 	__u32 *seen = ct_announced_slot(pid);
 
-	if (seen && *seen == pid)
+	if (seen && ct_slot_names(*seen, pid))
 		*seen = 0;
+}
+
+/* The next switch of @pid tells its group again (its name stays known). */
+static __always_inline void ct_forget_group(__u32 pid)
+{
+	__u32 *seen = ct_announced_slot(pid);
+
+	if (seen && *seen == (pid | CT_GROUP_TOLD))
+		*seen = pid;
 }
 
 /* User space knows the name of @pid (from a record it was sent). */
@@ -151,24 +172,17 @@ static __always_inline void ct_name_known(__u32 pid)
 {
 	__u32 *seen = ct_announced_slot(pid);
 
-	if (seen)
+	if (seen && !ct_slot_names(*seen, pid))
 		*seen = pid;
 }
 
 /*
- * Pids whose cgroup user space has been told about, direct-mapped as
- * ct_announced: a task is announced the first time it is switched out (the
- * only moment BPF can read its group cheaply, as the current task's), and
- * again by cgroup:cgroup_attach_task when it moves.
+ * A task's cgroup is told the first time it is switched out (the only
+ * moment BPF can read its group cheaply, as the current task's), marked
+ * in its ct_announced slot, and again by cgroup:cgroup_attach_task when it
+ * moves.
  */
 const volatile bool ct_cgroup_records;		/* the kernel has cgroups */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CT_ANNOUNCE_SLOTS);
-	__type(key, __u32);
-	__type(value, __u32);
-} ct_cg_announced SEC(".maps");
 
 /* Irqs whose handler name user space has been told about. */
 struct {
@@ -504,18 +518,14 @@ static __always_inline __u32 ct_current_tid(void)
 	return (__u32)bpf_get_current_pid_tgid();
 }
 
-/* Tell user space the name of @pid, once; @comm points into the ctx. */
-static __always_inline void ct_announce(__u32 pid, const char *comm)
+/* The name record of @pid; @comm points into the ctx. True: sent. */
+static __always_inline bool ct_emit_comm(__u32 pid, const char *comm)
 {
-	__u32 *seen = ct_announced_slot(pid);
-	struct ct_comm *rec;
+	struct ct_comm *rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
 
-	if (pid == 0 || !seen || *seen == pid)
-		return;
-	rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_COMM);
-		return;	/* not marked: we try again next time */
+		return false;
 	}
 	CT_FILL_HDR(rec, CT_EV_COMM);
 	rec->pid = pid;
@@ -524,42 +534,57 @@ static __always_inline void ct_announce(__u32 pid, const char *comm)
 	else
 		bpf_get_current_comm(rec->comm, sizeof(rec->comm));
 	ct_submit(rec);
-	*seen = pid;
+	return true;
 }
 
-/* Tell user space the cgroup of @pid, the current task, once. */
-static __always_inline void ct_announce_cgroup(__u32 pid)
+/* The group record of @pid, the current task. True: sent. */
+static __always_inline bool ct_emit_current_cgroup(__u32 pid)
 {
-	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1), *seen;
 	struct ct_task_cgroup *rec;
 
-	if (!ct_cgroup_records || pid == 0)
-		return;
-	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
-	if (!seen || *seen == pid)
-		return;
 	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_CGROUP);
-		return;	/* not marked: we try again next time */
+		return false;
 	}
 	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
 	rec->pid = pid;
 	rec->cgroup_id = bpf_get_current_cgroup_id();
 	ct_submit(rec);
-	*seen = pid;
+	return true;
 }
 
-/* The next switch of @pid announces its cgroup again. */
-static __always_inline void ct_forget_cgroup(__u32 pid)
+/*
+ * Tell user space the name of @pid once, and its cgroup once when @pid is
+ * the current task (@current). What could not be sent is not marked: the
+ * next switch tries again.
+ */
+static __always_inline void ct_announce_task(__u32 pid, const char *comm,
+					     bool current)
 {
-	__u32 slot = pid & (CT_ANNOUNCE_SLOTS - 1), *seen;
+	__u32 *seen = ct_announced_slot(pid);
+	__u32 want = pid;
 
-	if (!ct_cgroup_records)
+	if (current && ct_cgroup_records)
+		want |= CT_GROUP_TOLD;
+	if (pid == 0 || !seen)
 		return;
-	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
-	if (seen && *seen == pid)
-		*seen = 0;
+	/* the name (and the group, if it is wanted) already told */
+	if (want == pid ? ct_slot_names(*seen, pid) : *seen == want)
+		return;
+	if (!ct_slot_names(*seen, pid)) {
+		if (!ct_emit_comm(pid, comm))
+			return;
+		*seen = pid;
+	}
+	if (want != pid && ct_emit_current_cgroup(pid))
+		*seen = want;
+}
+
+/* Tell user space the name of @pid, once; @comm points into the ctx. */
+static __always_inline void ct_announce(__u32 pid, const char *comm)
+{
+	ct_announce_task(pid, comm, false);
 }
 
 /*
@@ -766,10 +791,8 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 		ct_cg_remember(prev_pid, false);
 	if (!want)
 		return 0;
-	ct_announce(prev_pid, ctx->prev_comm);
+	ct_announce_task(prev_pid, ctx->prev_comm, prev_pid == current_pid);
 	ct_announce(next_pid, ctx->next_comm);
-	if (prev_pid == current_pid)
-		ct_announce_cgroup(prev_pid);
 
 	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
 	if (!rec) {
@@ -942,9 +965,9 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	__u32 pid = ctx->pid;
 	struct ct_exit *rec;
 
-	/* a later task with this pid must announce its own group */
-	ct_forget_cgroup(pid);
 	if (!ct_exit_records || !ct_want(CT_EV_SCHED_PROCESS_EXIT, pid, ctx->comm)) {
+		/* a later task with this pid must announce its own group */
+		ct_forget_group(pid);
 		if (ct_filter_cgroups)
 			ct_cg_exit(pid);
 		return 0;
@@ -953,6 +976,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
+		ct_forget_group(pid);
 		if (ct_filter_cgroups)
 			ct_cg_exit(pid);
 		return 0;
@@ -962,7 +986,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 	rec->prio = (__u8)ctx->prio;
 	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	ct_submit(rec);
-	/* a later task with this pid must announce its own name */
+	/* a later task with this pid must announce its own name and group */
 	ct_forget_name(pid);
 	if (ct_filter_cgroups)
 		ct_cg_exit(pid);
@@ -1041,7 +1065,7 @@ static __always_inline bool ct_cg_path_ok(const char *path)
 static __always_inline void
 ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 {
-	__u32 slot = tid & (CT_ANNOUNCE_SLOTS - 1), *seen;
+	__u32 *seen;
 	struct ct_task_cgroup *rec;
 
 	if (!ct_tracing || !ct_cpu_ok() ||
@@ -1050,19 +1074,20 @@ ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 		return;
 	}
 	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
-	seen = bpf_map_lookup_elem(&ct_cg_announced, &slot);
+	seen = ct_announced_slot(tid);
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_CGROUP);
-		if (seen && *seen == tid)
-			*seen = 0;	/* its next switch tells it */
+		if (seen && *seen == (tid | CT_GROUP_TOLD))
+			*seen = tid;	/* its next switch tells it */
 		return;
 	}
 	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
 	rec->pid = tid;
 	rec->cgroup_id = ctx->dst_id;
 	ct_submit(rec);
-	if (seen)
-		*seen = tid;
+	/* told, once its name is known too */
+	if (seen && *seen == tid)
+		*seen = tid | CT_GROUP_TOLD;
 }
 
 /*
