@@ -147,16 +147,30 @@ $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramf
 # the benchmark guest also carries Debian's perf, trace-cmd and bpftrace,
 # unchanged, with their shared libraries
 BENCH_INITRAMFS	:= $(BUILD)/bench-initramfs.cpio.gz
-BENCH_TRACERS	:= /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace
+BT2_PLUGINS	:= /usr/lib/x86_64-linux-gnu/babeltrace2/plugins
+BENCH_TRACERS	:= /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace /usr/bin/babeltrace2 \
+		   $(BT2_PLUGINS)/babeltrace-plugin-ctf.so $(BT2_PLUGINS)/babeltrace-plugin-text.so \
+		   $(BT2_PLUGINS)/babeltrace-plugin-utils.so
+
+# LTTng for make bench: Debian's lttng-modules built against the stock
+# kernel's headers and lttng-tools, staged by tests/bench/lttng.sh (which
+# runs every time and rebuilds only when a package or the kernel changed)
+LTTNG_DIR	:= $(BUILD)/lttng
+STOCK_KVER	= $(patsubst vmlinuz-%,%,$(notdir $(STOCK_KERNEL)))
+
+.PHONY: lttng-stage
+$(LTTNG_DIR)/root.stamp: lttng-stage
+	@tests/bench/lttng.sh $(LTTNG_DIR) $(STOCK_KVER)
 
 # BENCH_REF=FILE: another coretrace binary (e.g. main's) that joins the
 # benchmark as the tracer coretrace-ref, for an A/B in the same boot
 # (BENCH_PARAMS="tracers=none,coretrace,coretrace-ref")
 BENCH_REF	?=
-$(BENCH_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh $(BENCH_REF)
+$(BENCH_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh $(BENCH_REF) \
+		$(LTTNG_DIR)/root.stamp
 	rm -rf $(BUILD)/bench-ref
 	$(if $(BENCH_REF),mkdir -p $(BUILD)/bench-ref && cp $(BENCH_REF) $(BUILD)/bench-ref/coretrace-ref)
-	tests/vm/mkinitramfs.sh $(addprefix -x ,$(BENCH_TRACERS)) $@ coretrace \
+	tests/vm/mkinitramfs.sh $(addprefix -x ,$(BENCH_TRACERS)) -t $(LTTNG_DIR)/root $@ coretrace \
 		tests/guest $(BUILD)/workloads $(BUILD)/tools $(if $(BENCH_REF),$(BUILD)/bench-ref)
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace

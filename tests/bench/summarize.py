@@ -6,13 +6,15 @@
 
 Each ARTIFACT_DIR holds bench-runs.txt (one line per run:
 "run KERNEL WORKLOAD TRACER REP ELAPSED_NS EVENTS LOST BYTES MAXRSS_KB
-IDLE_MS [TRACER_CPU_NS]", the last "-" or absent where the guest kernel
-cannot tell a task's CPU time to the nanosecond)
+IDLE_MS [TRACER_CPU_NS [POST_NS]]": TRACER_CPU_NS "-" where the guest
+kernel cannot tell a task's CPU time to the nanosecond; POST_NS the CPU's
+busy time from the workload's end until the tracer was done; older runs
+have neither)
 and bench-commands.txt (kernel, command lines, versions, ring sizes).
 Per kernel, workload and tracer: medians over the repetitions; overhead
-per event = (traced time - untraced time) / events traced (recorded and
-lost), each traced run paired with the untraced run of its repetition,
-median over repetitions.
+per event = (traced time - untraced time + what the tracer still did
+after the workload) / events traced (recorded and lost), each traced run
+paired with the untraced run of its repetition, median over repetitions.
 """
 import statistics
 import sys
@@ -20,7 +22,8 @@ import sys
 TRACERS = ["none", "none-cg", "coretrace", "coretrace-nocgn", "coretrace-ref",
            "coretrace-fr",
            "coretrace-trig",
-           "coretrace-cg", "coretrace-cgx", "perf", "trace-cmd", "bpftrace"]
+           "coretrace-cg", "coretrace-cgx", "perf", "trace-cmd", "bpftrace",
+           "lttng"]
 # each traced run against its baseline's run of the same repetition:
 # coretrace-cg's workload runs in a group, and so does none-cg's
 BASELINE = {"coretrace-cg": "none-cg"}
@@ -33,15 +36,17 @@ def read_runs(path):
     with open(path) as f:
         for line in f:
             words = line.split()
-            if len(words) not in (11, 12) or words[0] != "run":
+            if len(words) not in (11, 12, 13) or words[0] != "run":
                 raise SystemExit(f"summarize: {path}: bad line: {line!r}")
             _, kernel, workload, tracer, rep = words[:5]
             ns, events, lost, size, rss, idle_ms = map(int, words[5:11])
-            cpu = words[11] if len(words) == 12 else "-"
+            cpu = words[11] if len(words) >= 12 else "-"
+            post = words[12] if len(words) == 13 else "-"
             runs.setdefault((workload, tracer), []).append(
                 dict(rep=int(rep), ns=ns, events=events, lost=lost,
                      bytes=size, rss=rss, idle_ms=idle_ms,
-                     cpu=None if cpu == "-" else int(cpu)))
+                     cpu=None if cpu == "-" else int(cpu),
+                     post=None if post == "-" else int(post)))
     return runs
 
 
@@ -69,19 +74,33 @@ def summarize_kernel(runs):
         rows[workload][tracer]["cpu"] = median(cpu) if cpu else None
     # overhead per event, paired: each traced run against the untraced
     # run of the same repetition (they ran minutes apart at most, so a
-    # drift of the emulated machine's speed cancels), median over reps
+    # drift of the emulated machine's speed cancels), median over reps:
+    # the workload's slowdown, and what the tracer still did after it
+    # (the busy time from the workload's end until the tracer was done,
+    # less the untraced run's, which is the shell's own steps)
     for workload, by_tracer in rows.items():
         for tracer, row in by_tracer.items():
             name = BASELINE.get(tracer, "none")
             if (workload, name) not in runs:
                 name = "none"
-            base = {r["rep"]: r["ns"] for r in runs[(workload, name)]}
-            per_rep = [(r["ns"] - base[r["rep"]]) / (r["events"] + r["lost"])
-                       for r in runs[(workload, tracer)]
-                       if not tracer.startswith("none") and r["events"]
-                       and r["rep"] in base]
+            base = {r["rep"]: r for r in runs[(workload, name)]}
+            during, after, total = [], [], []
+            for r in runs[(workload, tracer)]:
+                if tracer.startswith("none") or not r["events"] or r["rep"] not in base:
+                    continue
+                b = base[r["rep"]]
+                n = r["events"] + r["lost"]
+                during.append((r["ns"] - b["ns"]) / n)
+                if r["post"] is not None and b["post"] is not None:
+                    after.append((r["post"] - b["post"]) / n)
+                    total.append(during[-1] + after[-1])
+            # all the work where the runs tell it, the slowdown otherwise
+            per_rep = total if total and len(total) == len(during) else during
+            row["all_work"] = per_rep is total
             row["overhead"] = median(per_rep) if per_rep else None
             row["spread"] = (max(per_rep) - min(per_rep)) / 2 if per_rep else None
+            row["during"] = median(during) if during else None
+            row["after"] = median(after) if after and row["all_work"] else None
     return rows
 
 
@@ -95,13 +114,18 @@ def fmt_cpu(row):
     return "-" if row["cpu"] is None else f"{row['cpu']:.0f}"
 
 
+def fmt_ns(value):
+    return "-" if value is None else f"{value:.0f}"
+
+
 def table(rows, workload):
     by_tracer = rows[workload]
     perf = by_tracer.get("perf")
-    out = ["| tracer | runs | workload ms | overhead ns/event | vs perf "
+    out = ["| tracer | runs | workload ms | overhead ns/event | during the workload "
+           "| after it | vs perf "
            "| tracer CPU ns/event | events | lost | bytes/event on disk "
            "| tracer peak RSS KiB | idle ms |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for tracer in TRACERS:
         row = by_tracer.get(tracer)
         if not row:
@@ -110,11 +134,13 @@ def table(rows, workload):
             label = "none (baseline)" if tracer == "none" else \
                 "none-cg (coretrace-cg's baseline)"
             out.append(f"| {label} | {row['reps']} | {row['ns'] / 1e6:.1f} "
-                       f"| - | - | - | - | - | - | - | {row['idle_ms']} |")
+                       f"| - | - | - | - | - | - | - | - | - | {row['idle_ms']} |")
             continue
         out.append(
             f"| {tracer} | {row['reps']} | {row['ns'] / 1e6:.1f} "
-            f"| {row['overhead']:.0f} ± {row['spread']:.0f} | {fmt_ratio(row, perf) if perf else '-'} "
+            f"| {row['overhead']:.0f} ± {row['spread']:.0f} "
+            f"| {fmt_ns(row['during'])} | {fmt_ns(row['after'])} "
+            f"| {fmt_ratio(row, perf) if perf else '-'} "
             f"| {fmt_cpu(row)} "
             f"| {row['events']:.0f} | {row['lost']:.0f} "
             f"| {row['bytes_per_event']:.1f} | {row['rss']:.0f} "
@@ -135,7 +161,7 @@ def goals(rows, workload):
         lines.append(f"overhead at most half of perf's: "
                      f"{'met' if ratio <= 0.5 else 'MISSED'} "
                      f"({ratio:.2f} x perf's)")
-    for other in ("trace-cmd", "bpftrace"):
+    for other in ("trace-cmd", "bpftrace", "lttng"):
         o = t.get(other)
         if o and o["overhead"] is not None:
             lines.append(f"below {other}'s: "
@@ -223,7 +249,7 @@ def main():
     if len(sys.argv) < 4:
         raise SystemExit("usage: summarize.py OUT.md DATE KIND=DIR...")
     out_path, date = sys.argv[1], sys.argv[2]
-    doc = [f"# Tracer overhead: coretrace (record -o, flight recorder), perf, trace-cmd, bpftrace",
+    doc = [f"# Tracer overhead: coretrace (record -o, flight recorder), perf, trace-cmd, bpftrace, LTTng",
            "",
            f"Measured {date} by `make bench` (tests/bench/tracers.sh). "
            "One QEMU guest per kernel: TCG, one vCPU, on QEMU's "
@@ -239,10 +265,18 @@ def main():
            "",
            "- workload ms: median over repetitions of the workload's own "
            "clock (CLOCK_MONOTONIC around its loop).",
-           "- overhead ns/event: (traced time - untraced time) / events "
-           "traced (recorded + lost), each traced run paired with the "
+           "- overhead ns/event: all the work tracing cost, per event "
+           "traced (recorded + lost): during the workload, its slowdown "
+           "(traced time - untraced time), and after it, the CPU's busy "
+           "time from the workload's end until the tracer was done "
+           "(drain, finalize, perf's build-id pass, LTTng's consumer "
+           "daemon writing its buffers out; an idlemeter at SCHED_IDLE "
+           "takes the time nobody else wants, so waits and idle time do "
+           "not count), less the same span of the untraced run (the "
+           "shell's own steps). Each traced run is paired with the "
            "untraced run of the same repetition; median over "
-           "repetitions, ± half the range.",
+           "repetitions, ± half the range. The two parts are shown apart "
+           "(medians of their own).",
            "- events, lost: what the tracer recorded and what it "
            "reported lost, medians per run; events include what the "
            "tracer itself caused.",
@@ -270,7 +304,14 @@ def main():
            "is the probe and the kernel in the workload's time. \"-\": the "
            "kernel does not keep it (CONFIG_SCHED_INFO).",
            "- peak RSS: the largest process of the tracer's tree "
-           "(busybox time -v, ru_maxrss).",
+           "(busybox time -v, ru_maxrss); for LTTng the larger of its "
+           "session and consumer daemons (VmHWM).",
+           "- lttng: Debian's lttng-tools and lttng-modules (built here "
+           "against the stock kernel's packaged headers, tests/bench/"
+           "lttng.sh), one session with the default kernel channel, the "
+           "same six events, written to the guest's tmpfs; stopped with "
+           "lttng stop and lttng destroy. Events and lost counts from "
+           "babeltrace2 reading the trace.",
            ""]
     kernels = []
     for arg in sys.argv[3:]:
@@ -284,6 +325,8 @@ def main():
         ring = [line.split() for line in commands.splitlines()
                 if line.split()[:1] == ["sched_switch"]]
         doc += [f"## Kernel: {kind}", ""]
+        doc += [line.replace("tracer ", "", 1) + "." for line in commands.splitlines()
+                if line.startswith("tracer ") and " left out: " in line]
         for workload in ("pingpong", "timersleep", "forkexec"):
             if workload not in rows:
                 continue

@@ -2,18 +2,22 @@
 # Build the guest's initramfs: static busybox, the static coretrace, the
 # static workloads and the guest-side test scripts.
 #
-#   mkinitramfs.sh [-x PROGRAM]... OUTPUT.cpio.gz CORETRACE GUEST_DIR BIN_DIR...
+#   mkinitramfs.sh [-x PROGRAM]... [-t TREE]... OUTPUT.cpio.gz CORETRACE GUEST_DIR BIN_DIR...
 #
 # Programs in the BIN_DIRs go to /workloads, on the guest's PATH. Each
-# -x PROGRAM (a host program, e.g. /usr/bin/perf) is copied unchanged to
-# the same path in the guest with the shared libraries ldd finds for it
-# and the dynamic loader: the benchmark guest runs Debian's own perf,
-# trace-cmd and bpftrace this way.
+# -x PROGRAM (a host program, e.g. /usr/bin/perf, or a plugin library) is
+# copied unchanged to the same path in the guest with the shared libraries
+# ldd finds for it and the dynamic loader: the benchmark guest runs
+# Debian's own perf, trace-cmd, bpftrace and babeltrace2 this way. Each -t TREE is copied as it is to the
+# guest's root (LTTng's modules and programs, staged by tests/bench/lttng.sh).
 set -eu
 
-host_programs=
-while [ "${1:-}" = -x ]; do
-	host_programs="$host_programs $2"
+host_programs= trees=
+while [ "${1:-}" = -x ] || [ "${1:-}" = -t ]; do
+	case $1 in
+	-x) host_programs="$host_programs $2" ;;
+	-t) trees="$trees $2" ;;
+	esac
 	shift 2
 done
 out=$1 coretrace=$2 guest=$3
@@ -39,13 +43,17 @@ for dir in "$@"; do
 done
 cp "$guest"/* "$stage/tests/"
 for program in $host_programs; do
-	[ -x "$program" ] || { echo "mkinitramfs: no program $program" >&2; exit 1; }
+	[ -f "$program" ] || { echo "mkinitramfs: no program or library $program" >&2; exit 1; }
 	# the program, each library ldd resolves, and the loader it names
 	for file in "$program" $(ldd "$program" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
 			$1 ~ /^\// { print $1 }'); do
 		mkdir -p "$stage$(dirname "$file")"
 		cp -L "$file" "$stage$file"
 	done
+done
+for tree in $trees; do
+	[ -d "$tree" ] || { echo "mkinitramfs: no tree $tree" >&2; exit 1; }
+	cp -a "$tree/." "$stage/"
 done
 mv "$stage/tests/init" "$stage/init"
 chmod 755 "$stage/init" "$stage/tests/"*

@@ -6,7 +6,8 @@
  *
  *   forkexec [-n ROUNDS]
  *
- * The last line is "forkexec: rounds=N elapsed_ns=E".
+ * The last line is "forkexec: rounds=N elapsed_ns=E end_ns=T" (T: the
+ * CLOCK_MONOTONIC time it ended).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static long long now_ns(void)
 int main(int argc, char **argv)
 {
 	long rounds = 500, i;
-	long long start;
+	long long start, end;
 	int status;
 	pid_t pid;
 
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 		    WEXITSTATUS(status))
 			return 1;
 	}
-	printf("forkexec: rounds=%ld elapsed_ns=%lld\n", rounds, now_ns() - start);
+	end = now_ns();
+	printf("forkexec: rounds=%ld elapsed_ns=%lld end_ns=%lld\n", rounds,
+	       end - start, end);
 	return 0;
 }

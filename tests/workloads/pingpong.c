@@ -16,7 +16,9 @@
  * file wakes ping every 10 ms). On success the last two lines on stdout
  * are
  *   pingpong: pong=PID blocked=B    (pong's voluntary switches in the rounds)
- *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T
+ *   pingpong: ping=PID pong=PID rounds=N cpu=C elapsed_ns=T end_ns=E
+ *
+ * (E: the CLOCK_MONOTONIC time it ended)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
 {
 	long rounds = 1000, i, wait_ms = 0, polls;
 	const char *gate = NULL;
-	long long start;
+	long long start, end;
 	int cpu = 0, opt, status;
 	int to_pong[2], to_ping[2];
 	cpu_set_t set;
@@ -178,7 +180,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pingpong: child failed\n");
 		return 1;
 	}
-	printf("pingpong: ping=%d pong=%d rounds=%ld cpu=%d elapsed_ns=%lld\n",
-	       (int)getpid(), (int)child, rounds, cpu, now_ns() - start);
+	end = now_ns();
+	printf("pingpong: ping=%d pong=%d rounds=%ld cpu=%d elapsed_ns=%lld end_ns=%lld\n",
+	       (int)getpid(), (int)child, rounds, cpu, end - start, end);
 	return 0;
 }

@@ -6,7 +6,8 @@
  *
  *   timersleep [-t THREADS] [-u US] [-n ROUNDS]
  *
- * The last line is "timersleep: threads=T rounds=N elapsed_ns=E".
+ * The last line is "timersleep: threads=T rounds=N elapsed_ns=E end_ns=F"
+ * (F: the CLOCK_MONOTONIC time it ended).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
 {
 	long threads = 16, rounds = 20000, i;
 	pthread_t *tids;
-	long long start;
+	long long start, end;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "t:u:n:")) != -1) {
@@ -65,8 +66,9 @@ int main(int argc, char **argv)
 			return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(tids[i], NULL);
-	printf("timersleep: threads=%ld rounds=%ld elapsed_ns=%lld\n", threads,
-	       rounds, now_ns() - start);
+	end = now_ns();
+	printf("timersleep: threads=%ld rounds=%ld elapsed_ns=%lld end_ns=%lld\n",
+	       threads, rounds, end - start, end);
 	free(tids);
 	return 0;
 }
