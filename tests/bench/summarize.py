@@ -54,6 +54,24 @@ def median(values):
     return statistics.median(values)
 
 
+def session_work(runs):
+    """per tracer: what it did after the null workload (one round trip)
+    beyond what the untraced run's shell did: its per-session work
+    (finalizing, exiting), median over repetitions, and half the range"""
+    base = {r["rep"]: r["post"] for r in runs.get(("null", "none"), [])
+            if r["post"] is not None}
+    fixed = {}
+    for (workload, tracer), rs in runs.items():
+        if workload != "null" or tracer.startswith("none"):
+            continue
+        ns = [r["post"] - base[r["rep"]] for r in rs
+              if r["post"] is not None and r["rep"] in base]
+        if ns:
+            fixed[tracer] = dict(ns=median(ns), spread=(max(ns) - min(ns)) / 2,
+                                 events=median([r["events"] for r in rs]))
+    return fixed
+
+
 def summarize_kernel(runs):
     """rows[workload][tracer] = dict of medians and totals"""
     rows = {}
@@ -72,12 +90,14 @@ def summarize_kernel(runs):
         cpu = [r["cpu"] / (r["events"] + r["lost"]) for r in rs
                if r["cpu"] is not None and r["events"]]
         rows[workload][tracer]["cpu"] = median(cpu) if cpu else None
+    fixed = session_work(runs)
     # overhead per event, paired: each traced run against the untraced
     # run of the same repetition (they ran minutes apart at most, so a
     # drift of the emulated machine's speed cancels), median over reps:
     # the workload's slowdown, and what the tracer still did after it
     # (the busy time from the workload's end until the tracer was done,
-    # less the untraced run's, which is the shell's own steps)
+    # less the untraced run's, which is the shell's own steps, and less
+    # what the tracer does once per session whatever it records)
     for workload, by_tracer in rows.items():
         for tracer, row in by_tracer.items():
             name = BASELINE.get(tracer, "none")
@@ -92,7 +112,8 @@ def summarize_kernel(runs):
                 n = r["events"] + r["lost"]
                 during.append((r["ns"] - b["ns"]) / n)
                 if r["post"] is not None and b["post"] is not None:
-                    after.append((r["post"] - b["post"]) / n)
+                    after.append((r["post"] - b["post"]
+                                  - fixed.get(tracer, {}).get("ns", 0)) / n)
                     total.append(during[-1] + after[-1])
             # all the work where the runs tell it, the slowdown otherwise
             per_rep = total if total and len(total) == len(during) else during
@@ -101,7 +122,25 @@ def summarize_kernel(runs):
             row["spread"] = (max(per_rep) - min(per_rep)) / 2 if per_rep else None
             row["during"] = median(during) if during else None
             row["after"] = median(after) if after and row["all_work"] else None
-    return rows
+    rows.pop("null", None)
+    return rows, fixed
+
+
+def session_table(fixed):
+    """what each tracer does once per session, apart from the events"""
+    if not fixed:
+        return []
+    out = ["Per session (the null workload: one ping-pong round trip): what "
+           "the tracer still did after it, beyond the untraced run, in "
+           "millions of instructions (emulated ms); the per-event "
+           "overheads above leave it out.", "",
+           "| tracer | per session | events recorded |", "|---|---:|---:|"]
+    for tracer in TRACERS:
+        if tracer in fixed:
+            f = fixed[tracer]
+            out.append(f"| {tracer} | {f['ns'] / 1e6:.1f} ± {f['spread'] / 1e6:.1f} "
+                       f"| {f['events']:.0f} |")
+    return out + [""]
 
 
 def fmt_ratio(row, perf):
@@ -269,14 +308,17 @@ def main():
            "traced (recorded + lost): during the workload, its slowdown "
            "(traced time - untraced time), and after it, the CPU's busy "
            "time from the workload's end until the tracer was done "
-           "(drain, finalize, perf's build-id pass, LTTng's consumer "
-           "daemon writing its buffers out; an idlemeter at SCHED_IDLE "
-           "takes the time nobody else wants, so waits and idle time do "
-           "not count), less the same span of the untraced run (the "
-           "shell's own steps). Each traced run is paired with the "
-           "untraced run of the same repetition; median over "
-           "repetitions, ± half the range. The two parts are shown apart "
-           "(medians of their own).",
+           "(draining, writing out, perf's build-id pass, LTTng's "
+           "consumer daemon flushing its buffers; an idlemeter at "
+           "SCHED_IDLE takes the time nobody else wants, so waits and "
+           "idle time do not count), less the same span of the untraced "
+           "run (the shell's own steps) and less the tracer's work per "
+           "session (the null workload's, in its own table: a cost per "
+           "run, not per event, which would otherwise make a short run "
+           "look dearer per event than a long one). Each traced run is "
+           "paired with the untraced run of the same repetition; median "
+           "over repetitions, ± half the range. The two parts are shown "
+           "apart (medians of their own).",
            "- events, lost: what the tracer recorded and what it "
            "reported lost, medians per run; events include what the "
            "tracer itself caused.",
@@ -316,10 +358,10 @@ def main():
     kernels = []
     for arg in sys.argv[3:]:
         kind, directory = arg.split("=", 1)
-        kernels.append((kind, directory,
-                        summarize_kernel(read_runs(f"{directory}/bench-runs.txt"))))
-    doc += headline(kernels)
-    for kind, directory, rows in kernels:
+        rows, fixed = summarize_kernel(read_runs(f"{directory}/bench-runs.txt"))
+        kernels.append((kind, directory, rows, fixed))
+    doc += headline([k[:3] for k in kernels])
+    for kind, directory, rows, fixed in kernels:
         with open(f"{directory}/bench-commands.txt") as f:
             commands = f.read().rstrip("\n")
         ring = [line.split() for line in commands.splitlines()
@@ -332,6 +374,7 @@ def main():
                 continue
             doc += [f"### {workload}", ""] + table(rows, workload) + [""]
             doc += ["Goals: " + "; ".join(goals(rows, workload)) + ".", ""]
+        doc += session_table(fixed)
         if ring:
             doc += [f"coretrace's ring: {ring[0][-1]} bytes per sched_switch "
                     f"(a {ring[0][-2]}-byte record and the ring's 8-byte "
