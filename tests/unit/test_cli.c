@@ -260,7 +260,7 @@ static void test_events_arg(void)
 		CT_CHECK_INT(mask, 42);
 		/* one sentence that lists what is valid */
 		CT_CHECK(strstr(err, "valid events are all, GROUP:* and") != NULL);
-		CT_CHECK(strstr(err, "workqueue:workqueue_execute_start\n") != NULL);
+		CT_CHECK(strstr(err, "workqueue:workqueue_execute_end\n") != NULL);
 		CT_CHECK_INT(strchr(err, '\n') - err, strlen(err) - 1);
 	}
 }
