@@ -5,7 +5,8 @@
  * (fields relocated by CO-RE); switch_btf is a tp_btf program that gets
  * the typed arguments (prev and next task_struct) and reads the tasks
  * directly, with no record copied by the kernel. Each writes coretrace's
- * 24-byte struct ct_sched_switch into one ring buffer. The tool loads one
+ * struct ct_sched_switch (40 bytes, next_comm included) into one ring
+ * buffer. The tool loads one
  * of them; tests/guest/bench-tpbtf times a ping-pong under each.
  */
 #include "vmlinux.h"
@@ -36,10 +37,13 @@ static __always_inline struct ct_sched_switch *sv_reserve(void)
 
 	rec = bpf_ringbuf_reserve(&sv_ring, sizeof(*rec), 0);
 	if (rec) {
-		rec->ts = bpf_ktime_get_ns();
-		rec->type = CT_EV_SCHED_SWITCH;
+		__u64 now = bpf_ktime_get_ns();
+
+		rec->ts_high = (__u32)(now >> 32);
+		rec->cpu = (__u16)bpf_get_smp_processor_id();
 		rec->flags = 0;
-		rec->cpu = bpf_get_smp_processor_id();
+		rec->type = CT_EV_SCHED_SWITCH;
+		rec->ts_low = (__u32)now;
 		return rec;
 	}
 	lost = bpf_map_lookup_elem(&sv_lost, &key);
@@ -60,6 +64,9 @@ int switch_tp(struct trace_event_raw_sched_switch *ctx)
 	rec->prev_state = (__u16)ctx->prev_state;
 	rec->prev_prio = (__u8)ctx->prev_prio;
 	rec->next_prio = (__u8)ctx->next_prio;
+	/* 8-byte aligned in 6.1's record, padded or not, as coretrace reads it */
+	*(__u64 *)&rec->next_comm[0] = *(__u64 *)&ctx->next_comm[0];
+	*(__u64 *)&rec->next_comm[8] = *(__u64 *)&ctx->next_comm[8];
 	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 	return 0;
 }
@@ -80,6 +87,7 @@ int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev,
 	rec->prev_state = preempt ? 0x100 : (__u16)(prev_state & 0xff);
 	rec->prev_prio = (__u8)prev->prio;
 	rec->next_prio = (__u8)next->prio;
+	__builtin_memcpy(rec->next_comm, next->comm, CT_COMM_LEN);
 	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 	return 0;
 }
