@@ -192,39 +192,88 @@ static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
 }
 
 /*
+ * The fixed part of every event (its bytes from the type byte to its
+ * string, or its end) is copied as CT_CTF_FIXED_COPY bytes, a constant
+ * the compiler turns into a few moves, and the packet advanced by what
+ * the event really takes: a record is read up to CT_HDR_SIZE +
+ * CT_CTF_FIXED_COPY bytes from its start, which the ring (its data area
+ * is mapped twice, back to back) and union ct_record always have.
+ */
+#define CT_CTF_FIXED_COPY	24
+
+#define CT_X_FIXED_FITS(id, ev, ctf, cat, tp, rec, flags)		\
+	_Static_assert(CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED_SIZE, rec) -	\
+		       CT_EVENT_START <= CT_CTF_FIXED_COPY,		\
+		       #ev "'s fixed fields fit the copy");
+#define CT_X_FIXED_SIZE(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
+CT_EVENT_TABLE(CT_X_FIXED_FITS)
+_Static_assert(sizeof(union ct_record) >= CT_HDR_SIZE + CT_CTF_FIXED_COPY,
+	       "a record holds what the copy reads");
+
+/*
+ * A task name (16 bytes) to its NUL at @p: copied whole, its length
+ * found with the bytes as two words (the lowest byte that is zero), at
+ * most 15 and a NUL. Returns the bytes the event takes.
+ */
+static inline size_t ct_put_comm(unsigned char *p, const unsigned char *src)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t w[2], zero;
+	size_t n;
+
+	memcpy(w, src, sizeof(w));
+	memcpy(p, w, sizeof(w));
+	zero = (w[0] - ones) & ~w[0] & highs;
+	if (zero)
+		return (size_t)__builtin_ctzll(zero) / 8 + 1;
+	zero = (w[1] - ones) & ~w[1] & highs;
+	n = zero ? 8 + (size_t)__builtin_ctzll(zero) / 8 : CT_COMM_LEN - 1;
+	p[n] = '\0';
+	return n + 1;
+}
+
+/* A longer string (a path) to its NUL, cut to @max - 1 bytes */
+static size_t ct_put_string(unsigned char *p, const unsigned char *src,
+			    size_t max)
+{
+	size_t n = strnlen((const char *)src, max - 1);
+
+	memcpy(p, src, n);
+	p[n] = '\0';
+	return n + 1;
+}
+
+/*
  * @rec's event at @out, stamped @ts; returns its size. The record's bytes
  * from its type on are the event: copied, with the stream's time in the
  * compact header's timestamp (a record that reached the ring late is
  * stamped no earlier than the one before it). When the clock moved 2^32
  * ns or more the header is the extended one and the fields follow it.
  */
-static size_t ct_ctf_copy(struct ct_ctf_stream *s, const union ct_record *rec,
-			  uint64_t ts, unsigned char *out)
+static inline __attribute__((always_inline)) size_t
+ct_ctf_copy(struct ct_ctf_stream *s, const union ct_record *rec, uint64_t ts,
+	    unsigned char *out)
 {
 	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
 	const unsigned char *raw = (const unsigned char *)rec;
 	uint32_t low = (uint32_t)ts;
 	unsigned char *p = out;
-	size_t n;
 
-	if (ts - s->clock < (1ull << 32)) {
-		n = desc->fixed_end - CT_EVENT_START;
-		memcpy(p, raw + CT_EVENT_START, n);
+	if (__builtin_expect(ts - s->clock < (1ull << 32), 1)) {
+		memcpy(p, raw + CT_EVENT_START, CT_CTF_FIXED_COPY);
 		memcpy(p + 1, &low, sizeof(low));
+		p += desc->fixed_end - CT_EVENT_START;
 		s->clock = ts;
 	} else {
 		ct_put_header(&p, s, rec->hdr.type, ts);
-		n = desc->fixed_end - CT_HDR_SIZE;
-		memcpy(p, raw + CT_HDR_SIZE, n);
+		memcpy(p, raw + CT_HDR_SIZE, CT_CTF_FIXED_COPY);
+		p += desc->fixed_end - CT_HDR_SIZE;
 	}
-	p += n;
-	if (desc->string_max) {
-		n = strnlen((const char *)raw + desc->fixed_end,
-			    desc->string_max - 1u);
-		memcpy(p, raw + desc->fixed_end, n);
-		p[n] = '\0';
-		p += n + 1;
-	}
+	if (desc->string_max == CT_COMM_LEN)
+		p += ct_put_comm(p, raw + desc->fixed_end);
+	else if (desc->string_max)
+		p += ct_put_string(p, raw + desc->fixed_end, desc->string_max);
 	return (size_t)(p - out);
 }
 
@@ -969,32 +1018,34 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
+	unsigned int cpu = rec->hdr.cpu, type = rec->hdr.type;
+	uint64_t ts = ct_ts(rec);
 	struct ct_ctf_stream *s;
-	int cpu = rec->hdr.cpu;
-	uint64_t ts;
 	size_t n;
 
-	if (cpu >= ctf->ncpus)
+	if (cpu >= (unsigned int)ctf->ncpus)
 		return -ERANGE;
 	s = &ctf->streams[cpu];
-	/* room for the largest event and a name: serialize in place */
+	/* room for the largest event and a name: write in place */
 	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
-		ct_ctf_write_packet(ctf, cpu);
-	/*
-	 * A stream's clock never goes back: a record that reached the ring
-	 * after a later one of its CPU (an interrupt's, between the handler
-	 * reading the clock and reserving) is stamped with the later time.
-	 */
-	ts = ct_ts(rec);
-	if (ts < s->clock)
-		ts = s->clock;
+		ct_ctf_write_packet(ctf, (int)cpu);
 	if (!s->used) {
+		if (ts < s->clock)
+			ts = s->clock;
 		s->ts_begin = ts;	/* the reader's clock at the packet */
 		s->clock = ts;
 		s->first_added_ns = now_ns;
+	} else if (ts < s->clock) {
+		/*
+		 * A stream's clock never goes back: a record that reached
+		 * the ring after a later one of its CPU (an interrupt's,
+		 * between the handler reading the clock and reserving) is
+		 * stamped with the later time.
+		 */
+		ts = s->clock;
 	}
 	s->ts_end = ts;
-	if (ct_type_names_function(rec->hdr.type) && ctf->ksyms &&
+	if (__builtin_expect(ct_type_names_function(type), 0) && ctf->ksyms &&
 	    ctf->announced && ct_ctf_first_sight(ctf, ct_rec_function(rec)))
 		ct_ctf_put_ksym(ctf, s, ts, ct_rec_function(rec));
 	n = ct_ctf_copy(s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
@@ -1002,8 +1053,8 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	s->packet_events++;
 	s->events++;
 	ctf->events++;
-	ctf->type_events[rec->hdr.type]++;
-	ctf->type_bytes[rec->hdr.type] += n;
+	ctf->type_events[type]++;
+	ctf->type_bytes[type] += n;
 	return ctf->error;
 }
 

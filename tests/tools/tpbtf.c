@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tpbtf: attach one sched_switch variant of tests/bpf/switch_variants
- * ("tp" or "btf"), drain its ring every 100 ms until SIGINT/SIGTERM, then
- * print "tpbtf: variant=V records=N lost=L". Prints "tpbtf: attached"
- * once tracing. Benchmark tool for tests/guest/bench-tpbtf.
+ * ("tp" or "btf"), or "all": switch_tp and the minimal handlers of the
+ * other five events make bench records (its "minimal" tracer); drain the
+ * ring every 100 ms until SIGINT/SIGTERM, then print "tpbtf: variant=V
+ * records=N lost=L". Prints "tpbtf: attached" once tracing. Benchmark
+ * tool for tests/guest/bench-tpbtf and bench-tracers.
  *
- *   tpbtf tp|btf
+ *   tpbtf tp|btf|all
  */
 #include <signal.h>
 #include <stdio.h>
@@ -51,18 +53,25 @@ int main(int argc, char **argv)
 {
 	struct switch_variants_bpf *skel;
 	struct ring_buffer *rb;
-	bool btf;
+	bool btf, all;
 
-	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf"))) {
-		fprintf(stderr, "usage: tpbtf tp|btf\n");
+	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf") &&
+			  strcmp(argv[1], "all"))) {
+		fprintf(stderr, "usage: tpbtf tp|btf|all\n");
 		return 2;
 	}
 	btf = !strcmp(argv[1], "btf");
+	all = !strcmp(argv[1], "all");
 	skel = switch_variants_bpf__open();
 	if (!skel)
 		return 1;
 	bpf_program__set_autoload(skel->progs.switch_tp, !btf);
 	bpf_program__set_autoload(skel->progs.switch_btf, btf);
+	bpf_program__set_autoload(skel->progs.min_wakeup, all);
+	bpf_program__set_autoload(skel->progs.min_wakeup_new, all);
+	bpf_program__set_autoload(skel->progs.min_fork, all);
+	bpf_program__set_autoload(skel->progs.min_exec, all);
+	bpf_program__set_autoload(skel->progs.min_exit, all);
 	if (switch_variants_bpf__load(skel) || switch_variants_bpf__attach(skel)) {
 		fprintf(stderr, "tpbtf: could not load or attach the %s variant\n",
 			argv[1]);

@@ -100,6 +100,15 @@ static void test_event_bytes(void)
 	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 9);
 	memcpy(r.sched_switch.next_comm, "fifteen-chars-x", 16);
 	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 16);
+	/* the name's NUL in either word of the 16 bytes, or at the start */
+	memset(r.sched_switch.next_comm, 0x80, CT_COMM_LEN);
+	memcpy(r.sched_switch.next_comm, "seven77", 8);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 8);
+	memcpy(r.sched_switch.next_comm, "eight888", 9);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 9);
+	memset(r.sched_switch.next_comm, 0, CT_COMM_LEN);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 1);
+	memcpy(r.sched_switch.next_comm, "fifteen-chars-x", 16);
 	/* no NUL in the array: cut to 15 bytes and the NUL */
 	memset(r.sched_switch.next_comm, 'x', CT_COMM_LEN);
 	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 16);
