@@ -86,8 +86,11 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	fprintf(stderr, "tpbtf: attached\n");
-	while (!stop)
+	/* as coretrace: records are submitted without a wakeup, drained on a timer */
+	while (!stop) {
 		ring_buffer__poll(rb, 100);
+		ring_buffer__consume(rb);
+	}
 	switch_variants_bpf__detach(skel);
 	ring_buffer__consume(rb);
 	printf("tpbtf: variant=%s records=%llu lost=%llu\n", argv[1], records,
