@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "ctf.h"
+#include "version.h"
 
 _Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
 	       "record types must leave the extended header's id free");
@@ -127,9 +128,9 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t};\n};\n\n", text);
 	fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"coretrace\";\n"
-		"\ttracer_major = 0;\n\ttracer_minor = 2;\n\tcoretrace_abi = %d;\n"
+		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\tcoretrace_abi = %d;\n"
 		"\tcoretrace_ctf = %d;\n\tsysname = \"Linux\";\n\tkernel_release = ",
-		CT_ABI_VERSION, CT_CTF_FORMAT);
+		CT_VERSION_MAJOR, CT_VERSION_MINOR, CT_ABI_VERSION, CT_CTF_FORMAT);
 	ct_tsdl_string(f, env->kernel_release);
 	fputs(";\n\thostname = ", f);
 	ct_tsdl_string(f, env->hostname);

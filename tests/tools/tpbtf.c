@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tpbtf: attach one sched_switch variant of tests/bpf/switch_variants
- * ("tp" or "btf"), or "all": switch_tp and the minimal handlers of the
+ * ("tp", "btf", or "nocomm": tp without next_comm), or "all": switch_tp and the minimal handlers of the
  * other five events make bench records (its "minimal" tracer); drain the
  * ring every 100 ms until SIGINT/SIGTERM, then print "tpbtf: variant=V
  * records=N lost=L". Prints "tpbtf: attached" once tracing. Benchmark
  * tool for tests/guest/bench-tpbtf and bench-tracers.
  *
- *   tpbtf tp|btf|all
+ *   tpbtf tp|btf|all|nocomm
  */
 #include <signal.h>
 #include <stdio.h>
@@ -53,19 +53,21 @@ int main(int argc, char **argv)
 {
 	struct switch_variants_bpf *skel;
 	struct ring_buffer *rb;
-	bool btf, all;
+	bool btf, all, nocomm;
 
 	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf") &&
-			  strcmp(argv[1], "all"))) {
-		fprintf(stderr, "usage: tpbtf tp|btf|all\n");
+			  strcmp(argv[1], "all") && strcmp(argv[1], "nocomm"))) {
+		fprintf(stderr, "usage: tpbtf tp|btf|all|nocomm\n");
 		return 2;
 	}
 	btf = !strcmp(argv[1], "btf");
 	all = !strcmp(argv[1], "all");
+	nocomm = !strcmp(argv[1], "nocomm");
 	skel = switch_variants_bpf__open();
 	if (!skel)
 		return 1;
-	bpf_program__set_autoload(skel->progs.switch_tp, !btf);
+	bpf_program__set_autoload(skel->progs.switch_tp, !btf && !nocomm);
+	bpf_program__set_autoload(skel->progs.switch_tp_nocomm, nocomm);
 	bpf_program__set_autoload(skel->progs.switch_btf, btf);
 	bpf_program__set_autoload(skel->progs.min_wakeup, all);
 	bpf_program__set_autoload(skel->progs.min_wakeup_new, all);
