@@ -44,7 +44,7 @@ BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
 # user/ code that needs no libbpf: also linked into the unit tests
-CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
+CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
 		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
 		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c
 LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c

@@ -56,8 +56,14 @@ char LICENSE[] SEC("license") = "GPL";
  * padded kernel, 1280 -> 1131 on the stock one; pingpong, whose consumer
  * keeps up, unchanged. If the wakeup comes while the consumer drains, its
  * next epoll_wait returns at once; the 100 ms timer is the backstop.
+ *
+ * Asking the ring how full it is is a helper call, so only one record in
+ * about 16 asks (those stamped in the first of 16 microseconds, from bits
+ * of the timestamp the record already has), and the window is wide enough
+ * that one of them lands in it.
  */
-#define CT_WAKEUP_WINDOW	512
+#define CT_WAKEUP_WINDOW	(16 << 10)
+#define CT_WAKEUP_SAMPLE(ts_low)	((((ts_low) >> 10) & 15) == 0)
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
@@ -321,13 +327,19 @@ struct {
 	__type(value, struct ct_irq_start);
 } ct_irq_start SEC(".maps");
 
-#define CT_FILL_HDR(rec, event_type)				\
-	do {							\
-		(rec)->ts = bpf_ktime_get_ns();			\
-		(rec)->type = (event_type);			\
-		(rec)->flags = 0;				\
-		(rec)->cpu = bpf_get_smp_processor_id();	\
-	} while (0)
+/* Fill a record's header; returns its timestamp */
+static __always_inline __u64 ct_fill_hdr(void *record, __u8 event_type)
+{
+	struct ct_hdr *hdr = record;
+	__u64 now = bpf_ktime_get_ns();
+
+	hdr->ts_high = (__u32)(now >> 32);
+	hdr->cpu = (__u16)bpf_get_smp_processor_id();
+	hdr->flags = 0;
+	hdr->type = event_type;
+	hdr->ts_low = (__u32)now;
+	return now;
+}
 
 static __always_inline struct ct_counts *ct_counts_of(__u32 event_type)
 {
@@ -387,7 +399,7 @@ static __always_inline void ct_submit(void *rec)
 
 	if (ct_wakeup_always) {
 		flags = 0;
-	} else if (ring) {
+	} else if (ring && CT_WAKEUP_SAMPLE(((struct ct_hdr *)rec)->ts_low)) {
 		/* the records that carry the ring across the mark, not all after */
 		avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
 		if (avail >= ct_wakeup_bytes &&
@@ -545,7 +557,7 @@ static __always_inline bool ct_emit_comm(__u32 pid, const char *comm)
 		ct_count_lost(CT_EV_COMM);
 		return false;
 	}
-	CT_FILL_HDR(rec, CT_EV_COMM);
+	ct_fill_hdr(rec, CT_EV_COMM);
 	rec->pid = pid;
 	if (comm)
 		bpf_probe_read_kernel(rec->comm, sizeof(rec->comm), comm);
@@ -565,7 +577,7 @@ static __always_inline bool ct_emit_current_cgroup(__u32 pid)
 		ct_count_lost(CT_EV_TASK_CGROUP);
 		return false;
 	}
-	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
+	ct_fill_hdr(rec, CT_EV_TASK_CGROUP);
 	rec->pid = pid;
 	rec->cgroup_id = bpf_get_current_cgroup_id();
 	ct_submit(rec);
@@ -663,15 +675,15 @@ static __always_inline void ct_fire(__u8 kind, __u32 pid, __u32 source,
 		return;
 	}
 	__sync_fetch_and_add(&st->fired, 1);
-	rec->ts = now;
-	rec->type = CT_REC_TRIGGER;
+	rec->ts_high = (__u32)(now >> 32);
+	rec->cpu = (__u16)bpf_get_smp_processor_id();
 	rec->flags = 0;
-	rec->cpu = bpf_get_smp_processor_id();
+	rec->type = CT_REC_TRIGGER;
+	rec->ts_low = (__u32)now;
 	rec->pid = pid;
 	rec->kind = kind;
 	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	rec->source = source;
-	rec->reserved2 = 0;
 	rec->value_ns = value_ns;
 	/* rare, and user space has a window to keep: wake it now */
 	bpf_ringbuf_submit(rec, BPF_RB_FORCE_WAKEUP);
@@ -793,6 +805,25 @@ ct_trig_switch_delays(struct trace_event_raw_sched_switch *ctx, __u32 prev_pid,
 	ct_trig_switch_in(next_pid, now);
 }
 
+/*
+ * next_comm into the record: two loads where the field is 8-byte aligned
+ * in the kernel's record (it follows a long in 6.1, padded or not), one
+ * bpf_probe_read_kernel() call otherwise. The offset is a CO-RE constant,
+ * so the verifier keeps only the branch this kernel takes.
+ */
+static __always_inline void
+ct_copy_next_comm(char *dst, struct trace_event_raw_sched_switch *ctx)
+{
+	__u64 *words = (__u64 *)dst;
+
+	if (bpf_core_field_offset(ctx->next_comm) & 7) {
+		bpf_probe_read_kernel(dst, CT_COMM_LEN, ctx->next_comm);
+		return;
+	}
+	words[0] = *(__u64 *)&ctx->next_comm[0];
+	words[1] = *(__u64 *)&ctx->next_comm[8];
+}
+
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 {
@@ -809,8 +840,11 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 		ct_cg_remember(prev_pid, false);
 	if (!want)
 		return 0;
+	/*
+	 * The record names the task it switches in (next_comm); the one
+	 * switched out is announced, with its group, the first time.
+	 */
 	ct_announce_task(prev_pid, ctx->prev_comm, prev_pid == current_pid);
-	ct_announce(next_pid, ctx->next_comm);
 
 	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
 	if (!rec) {
@@ -818,7 +852,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 		ct_trig_switch_delays(ctx, prev_pid, next_pid, ct_trig_now());
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_SWITCH);
+	now = ct_fill_hdr(rec, CT_EV_SCHED_SWITCH);
 	if (prev_pid != current_pid)
 		rec->flags |= CT_F_PID_MISMATCH;
 	rec->prev_pid = prev_pid;
@@ -826,7 +860,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	rec->prev_state = (__u16)ctx->prev_state;
 	rec->prev_prio = (__u8)ctx->prev_prio;
 	rec->next_prio = (__u8)ctx->next_prio;
-	now = rec->ts;
+	ct_copy_next_comm(rec->next_comm, ctx);
 	ct_submit(rec);
 	ct_trig_switch_delays(ctx, prev_pid, next_pid, now);
 	return 0;
@@ -849,12 +883,10 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 			ct_trig_runnable(pid, ct_trig_now());
 		return 0;
 	}
-	CT_FILL_HDR(rec, event_type);
+	now = ct_fill_hdr(rec, event_type);
 	rec->pid = pid;
 	rec->target_cpu = (__u16)ctx->target_cpu;
 	rec->prio = (__u8)ctx->prio;
-	rec->reserved = 0;
-	now = rec->ts;
 	ct_submit(rec);
 	if (event_type != CT_EV_SCHED_WAKING)
 		ct_trig_runnable(pid, now);
@@ -893,12 +925,11 @@ int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 		ct_count_lost(CT_EV_SCHED_MIGRATE_TASK);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_MIGRATE_TASK);
+	ct_fill_hdr(rec, CT_EV_SCHED_MIGRATE_TASK);
 	rec->pid = pid;
 	rec->orig_cpu = (__u16)ctx->orig_cpu;
 	rec->dest_cpu = (__u16)ctx->dest_cpu;
 	rec->prio = (__u8)ctx->prio;
-	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	ct_submit(rec);
 	return 0;
 }
@@ -931,7 +962,7 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 		ct_count_lost(CT_EV_SCHED_PROCESS_FORK);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_FORK);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_FORK);
 	rec->parent_pid = parent_pid;
 	rec->child_pid = child_pid;
 	bpf_probe_read_kernel(rec->child_comm, sizeof(rec->child_comm),
@@ -958,7 +989,7 @@ int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 			ct_fire(CT_TRIG_EXEC, pid, 0, 0);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXEC);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXEC);
 	rec->pid = pid;
 	rec->old_pid = ctx->old_pid;
 	/* __data_loc: low 16 bits, offset of the string in the record */
@@ -999,10 +1030,9 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 			ct_cg_exit(pid);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_SCHED_PROCESS_EXIT);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXIT);
 	rec->pid = pid;
 	rec->prio = (__u8)ctx->prio;
-	rec->reserved[0] = rec->reserved[1] = rec->reserved[2] = 0;
 	ct_submit(rec);
 	/* a later task with this pid must announce its own name and group */
 	ct_forget_name(pid);
@@ -1036,7 +1066,7 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 		ct_forget_name(pid);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_TASK_RENAME);
+	ct_fill_hdr(rec, CT_EV_TASK_RENAME);
 	rec->pid = pid;
 	bpf_probe_read_kernel(rec->newcomm, sizeof(rec->newcomm),
 			      ctx->newcomm);
@@ -1099,7 +1129,7 @@ ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 			*seen = tid;	/* its next switch tells it */
 		return;
 	}
-	CT_FILL_HDR(rec, CT_EV_TASK_CGROUP);
+	ct_fill_hdr(rec, CT_EV_TASK_CGROUP);
 	rec->pid = tid;
 	rec->cgroup_id = ctx->dst_id;
 	ct_submit(rec);
@@ -1147,7 +1177,7 @@ static __always_inline int ct_emit_cgroup_name(struct trace_event_raw_cgroup *ct
 		ct_count_lost(CT_EV_CGROUP_NAME);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_CGROUP_NAME);
+	ct_fill_hdr(rec, CT_EV_CGROUP_NAME);
 	rec->level = ctx->level;
 	rec->cgroup_id = ctx->id;
 	if (bpf_probe_read_kernel_str(rec->path, sizeof(rec->path),
@@ -1169,10 +1199,14 @@ int handle_cgroup_rename(struct trace_event_raw_cgroup *ctx)
 	return ct_emit_cgroup_name(ctx);
 }
 
+/* cpu_idle's and cpu_frequency's records have the same fields */
 static __always_inline int ct_emit_cpu_state(__u32 event_type,
 					     struct trace_event_raw_cpu *ctx)
 {
-	struct ct_cpu_state *rec;
+	struct ct_cpu_idle *rec;
+
+	_Static_assert(sizeof(struct ct_cpu_idle) ==
+		       sizeof(struct ct_cpu_frequency), "one layout");
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
@@ -1181,7 +1215,7 @@ static __always_inline int ct_emit_cpu_state(__u32 event_type,
 		ct_count_lost(event_type);
 		return 0;
 	}
-	CT_FILL_HDR(rec, event_type);
+	ct_fill_hdr(rec, event_type);
 	rec->state = ctx->state;
 	rec->cpu_id = ctx->cpu_id;
 	ct_submit(rec);
@@ -1215,7 +1249,7 @@ ct_announce_irq(__u32 irq, struct trace_event_raw_irq_handler_entry *ctx)
 		ct_count_lost(CT_EV_IRQ_NAME);
 		return;
 	}
-	CT_FILL_HDR(rec, CT_EV_IRQ_NAME);
+	ct_fill_hdr(rec, CT_EV_IRQ_NAME);
 	rec->irq = irq;
 	if (bpf_probe_read_kernel_str(rec->name, sizeof(rec->name),
 				      (void *)ctx + (loc & 0xffff)) < 0)
@@ -1228,7 +1262,8 @@ SEC("tp/irq/irq_handler_entry")
 int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 {
 	__u32 irq = ctx->irq;
-	struct ct_irq *rec;
+	struct ct_irq_entry *rec;
+	__u64 now;
 
 	if (!ct_want(CT_EV_IRQ_HANDLER_ENTRY, ct_current_tid(), NULL))
 		return 0;
@@ -1238,10 +1273,9 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 		ct_count_lost(CT_EV_IRQ_HANDLER_ENTRY);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_ENTRY);
+	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_ENTRY);
 	rec->irq = irq;
-	rec->ret = 0;
-	ct_trig_enter(0, irq, rec->ts);
+	ct_trig_enter(0, irq, now);
 	ct_submit(rec);
 	return 0;
 }
@@ -1249,7 +1283,7 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 SEC("tp/irq/irq_handler_exit")
 int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 {
-	struct ct_irq *rec;
+	struct ct_irq_exit *rec;
 	__u64 now;
 
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
@@ -1259,10 +1293,9 @@ int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 		ct_count_lost(CT_EV_IRQ_HANDLER_EXIT);
 		return 0;
 	}
-	CT_FILL_HDR(rec, CT_EV_IRQ_HANDLER_EXIT);
+	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_EXIT);
 	rec->irq = ctx->irq;
 	rec->ret = ctx->ret;
-	now = rec->ts;
 	ct_submit(rec);
 	ct_trig_leave(0, CT_TRIG_IRQ, now);
 	return 0;
@@ -1290,9 +1323,8 @@ static __always_inline int ct_emit_softirq(__u32 event_type,
 		ct_count_lost(event_type);
 		return 0;
 	}
-	CT_FILL_HDR(rec, event_type);
+	now = ct_fill_hdr(rec, event_type);
 	rec->vec = ctx->vec;
-	now = rec->ts;
 	ct_submit(rec);
 	ct_trig_softirq(event_type, ctx->vec, now);
 	return 0;
@@ -1310,9 +1342,21 @@ int handle_softirq_exit(struct trace_event_raw_softirq *ctx)
 	return ct_emit_softirq(CT_EV_SOFTIRQ_EXIT, ctx);
 }
 
-static __always_inline int ct_emit_function(__u32 event_type, void *function)
+/*
+ * Timer and work functions: an entry names the function and the timer or
+ * work item, an exit the timer or work item (the entries' and exits'
+ * records share their layout up to it).
+ */
+_Static_assert(sizeof(struct ct_timer_entry) == sizeof(struct ct_hrtimer_entry) &&
+	       sizeof(struct ct_timer_entry) == sizeof(struct ct_work_start) &&
+	       sizeof(struct ct_timer_exit) == sizeof(struct ct_hrtimer_exit) &&
+	       sizeof(struct ct_timer_exit) == sizeof(struct ct_work_end),
+	       "timer and work records share their layouts");
+
+static __always_inline int ct_emit_function(__u32 event_type, void *function,
+					    void *object)
 {
-	struct ct_function *rec;
+	struct ct_timer_entry *rec;
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
@@ -1321,9 +1365,26 @@ static __always_inline int ct_emit_function(__u32 event_type, void *function)
 		ct_count_lost(event_type);
 		return 0;
 	}
-	CT_FILL_HDR(rec, event_type);
-	rec->reserved = 0;
+	ct_fill_hdr(rec, event_type);
 	rec->function = (__u64)function;
+	rec->timer = (__u64)object;
+	ct_submit(rec);
+	return 0;
+}
+
+static __always_inline int ct_emit_function_end(__u32 event_type, void *object)
+{
+	struct ct_timer_exit *rec;
+
+	if (!ct_want(event_type, ct_current_tid(), NULL))
+		return 0;
+	rec = ct_reserve(event_type, sizeof(*rec));
+	if (!rec) {
+		ct_count_lost(event_type);
+		return 0;
+	}
+	ct_fill_hdr(rec, event_type);
+	rec->timer = (__u64)object;
 	ct_submit(rec);
 	return 0;
 }
@@ -1331,17 +1392,38 @@ static __always_inline int ct_emit_function(__u32 event_type, void *function)
 SEC("tp/timer/timer_expire_entry")
 int handle_timer_expire_entry(struct trace_event_raw_timer_expire_entry *ctx)
 {
-	return ct_emit_function(CT_EV_TIMER_EXPIRE_ENTRY, ctx->function);
+	return ct_emit_function(CT_EV_TIMER_EXPIRE_ENTRY, ctx->function,
+				ctx->timer);
+}
+
+SEC("tp/timer/timer_expire_exit")
+int handle_timer_expire_exit(struct trace_event_raw_timer_class *ctx)
+{
+	return ct_emit_function_end(CT_EV_TIMER_EXPIRE_EXIT, ctx->timer);
 }
 
 SEC("tp/timer/hrtimer_expire_entry")
 int handle_hrtimer_expire_entry(struct trace_event_raw_hrtimer_expire_entry *ctx)
 {
-	return ct_emit_function(CT_EV_HRTIMER_EXPIRE_ENTRY, ctx->function);
+	return ct_emit_function(CT_EV_HRTIMER_EXPIRE_ENTRY, ctx->function,
+				ctx->hrtimer);
+}
+
+SEC("tp/timer/hrtimer_expire_exit")
+int handle_hrtimer_expire_exit(struct trace_event_raw_hrtimer_class *ctx)
+{
+	return ct_emit_function_end(CT_EV_HRTIMER_EXPIRE_EXIT, ctx->hrtimer);
 }
 
 SEC("tp/workqueue/workqueue_execute_start")
 int handle_workqueue_execute_start(struct trace_event_raw_workqueue_execute_start *ctx)
 {
-	return ct_emit_function(CT_EV_WORKQUEUE_EXECUTE_START, ctx->function);
+	return ct_emit_function(CT_EV_WORKQUEUE_EXECUTE_START, ctx->function,
+				ctx->work);
+}
+
+SEC("tp/workqueue/workqueue_execute_end")
+int handle_workqueue_execute_end(struct trace_event_raw_workqueue_execute_end *ctx)
+{
+	return ct_emit_function_end(CT_EV_WORKQUEUE_EXECUTE_END, ctx->work);
 }

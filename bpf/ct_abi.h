@@ -8,10 +8,9 @@
  * writes these compact records, so user space never depends on how the
  * running kernel lays out its trace events.
  *
- * Every record starts with the same 12-byte header (ts, type, flags, cpu)
- * and is followed by its body at offset CT_HDR_SIZE. Sizes are multiples
- * of 4 and kept small: a sched_switch is 24 bytes, 32 with the ring
- * buffer's own 8-byte header.
+ * Every record starts with the same 12-byte header and is followed by its
+ * fields at offset CT_HDR_SIZE. From the header's type byte on, a record
+ * is laid out as the event a capture holds, so the capture path copies it.
  *
  * Bump CT_ABI_VERSION on any change to a record's layout or meaning.
  * Captures record the version they were written with.
@@ -25,74 +24,124 @@
 #include <linux/types.h>
 #endif
 
-#define CT_ABI_VERSION		3
+#define CT_ABI_VERSION		4
 #define CT_COMM_LEN		16
 #define CT_FILENAME_LEN		108
 #define CT_IRQ_NAME_LEN		32
+#define CT_CGROUP_PATH_LEN	256
 
 /*
  * The event table: one row per record type.
  *
- *   X(ENUM, name, tracepoint category, tracepoint name, record struct)
+ *   X(ENUM, name, CTF name, tracepoint category, tracepoint, record, flags)
  *
  * "name" is the event's name in every output and, prefixed by "handle_",
- * the name of its BPF program. Rows with an empty tracepoint are records
- * that BPF emits on its own (name announcements, not attached anywhere).
- * Adding a tracepoint means adding one row here, its record struct below
- * (or reusing one), one BPF handler and one printer pair in user/events.c.
+ * the name of its BPF program; the CTF name is LTTng's where LTTng has the
+ * event. Rows with an empty tracepoint are records BPF (or user space, for
+ * what exists when tracing starts) emits on its own. Each record struct is
+ * described once, by its field list below, and the struct, the capture's
+ * metadata, the decoder's sizes, the JSON printer, string termination and
+ * the function-name sets are all made from that list. Adding a tracepoint
+ * means a row here, a field list (or reusing one), one BPF handler and a
+ * text printer in user/events.c.
  */
+#define CT_EVF_NAMES		0x1	/* names something: name tables learn it */
+#define CT_EVF_SILENT		0x2	/* no line of its own in text or JSON */
+
 #define CT_EVENT_TABLE(X)						\
-	X(CT_EV_COMM,		comm,		"",	"",		ct_comm) \
-	X(CT_EV_IRQ_NAME,	irq_name,	"",	"",		ct_irq_name) \
-	X(CT_EV_SCHED_SWITCH,	sched_switch,	"sched", "sched_switch",	ct_sched_switch) \
-	X(CT_EV_SCHED_WAKEUP,	sched_wakeup,	"sched", "sched_wakeup",	ct_wakeup) \
-	X(CT_EV_SCHED_WAKEUP_NEW, sched_wakeup_new, "sched", "sched_wakeup_new", ct_wakeup) \
-	X(CT_EV_SCHED_WAKING,	sched_waking,	"sched", "sched_waking",	ct_wakeup) \
-	X(CT_EV_SCHED_MIGRATE_TASK, sched_migrate_task, "sched", "sched_migrate_task", ct_migrate) \
-	X(CT_EV_SCHED_PROCESS_FORK, sched_process_fork, "sched", "sched_process_fork", ct_fork) \
-	X(CT_EV_SCHED_PROCESS_EXEC, sched_process_exec, "sched", "sched_process_exec", ct_exec) \
-	X(CT_EV_SCHED_PROCESS_EXIT, sched_process_exit, "sched", "sched_process_exit", ct_exit) \
-	X(CT_EV_TASK_RENAME,	task_rename,	"task",	"task_rename",	ct_task_rename) \
-	X(CT_EV_CPU_IDLE,	cpu_idle,	"power", "cpu_idle",	ct_cpu_state) \
-	X(CT_EV_CPU_FREQUENCY,	cpu_frequency,	"power", "cpu_frequency", ct_cpu_state) \
-	X(CT_EV_IRQ_HANDLER_ENTRY, irq_handler_entry, "irq", "irq_handler_entry", ct_irq) \
-	X(CT_EV_IRQ_HANDLER_EXIT, irq_handler_exit, "irq", "irq_handler_exit", ct_irq) \
-	X(CT_EV_SOFTIRQ_ENTRY,	softirq_entry,	"irq",	"softirq_entry", ct_softirq) \
-	X(CT_EV_SOFTIRQ_EXIT,	softirq_exit,	"irq",	"softirq_exit",	ct_softirq) \
-	X(CT_EV_TIMER_EXPIRE_ENTRY, timer_expire_entry, "timer", "timer_expire_entry", ct_function) \
-	X(CT_EV_HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, "timer", "hrtimer_expire_entry", ct_function) \
-	X(CT_EV_WORKQUEUE_EXECUTE_START, workqueue_execute_start, "workqueue", "workqueue_execute_start", ct_function) \
-	X(CT_EV_TASK_CGROUP,	task_cgroup,	"",	"",		ct_task_cgroup) \
-	X(CT_EV_CGROUP_NAME,	cgroup_name,	"",	"",		ct_cgroup_name)
+	X(CT_EV_COMM, comm, "coretrace_comm", "", "", ct_comm,		\
+	  CT_EVF_NAMES | CT_EVF_SILENT)					\
+	X(CT_EV_IRQ_NAME, irq_name, "coretrace_irq_name", "", "",	\
+	  ct_irq_name, CT_EVF_NAMES | CT_EVF_SILENT)			\
+	X(CT_EV_SCHED_SWITCH, sched_switch, "sched_switch", "sched",	\
+	  "sched_switch", ct_sched_switch, 0)				\
+	X(CT_EV_SCHED_WAKEUP, sched_wakeup, "sched_wakeup", "sched",	\
+	  "sched_wakeup", ct_wakeup, 0)					\
+	X(CT_EV_SCHED_WAKEUP_NEW, sched_wakeup_new, "sched_wakeup_new",	\
+	  "sched", "sched_wakeup_new", ct_wakeup, 0)			\
+	X(CT_EV_SCHED_WAKING, sched_waking, "sched_waking", "sched",	\
+	  "sched_waking", ct_wakeup, 0)					\
+	X(CT_EV_SCHED_MIGRATE_TASK, sched_migrate_task,			\
+	  "sched_migrate_task", "sched", "sched_migrate_task", ct_migrate, 0) \
+	X(CT_EV_SCHED_PROCESS_FORK, sched_process_fork,			\
+	  "sched_process_fork", "sched", "sched_process_fork", ct_fork,	\
+	  CT_EVF_NAMES)							\
+	X(CT_EV_SCHED_PROCESS_EXEC, sched_process_exec,			\
+	  "sched_process_exec", "sched", "sched_process_exec", ct_exec, 0) \
+	X(CT_EV_SCHED_PROCESS_EXIT, sched_process_exit,			\
+	  "sched_process_exit", "sched", "sched_process_exit", ct_exit, 0) \
+	X(CT_EV_TASK_RENAME, task_rename, "task_rename", "task",	\
+	  "task_rename", ct_task_rename, CT_EVF_NAMES)			\
+	X(CT_EV_CPU_IDLE, cpu_idle, "power_cpu_idle", "power", "cpu_idle", \
+	  ct_cpu_idle, 0)						\
+	X(CT_EV_CPU_FREQUENCY, cpu_frequency, "power_cpu_frequency",	\
+	  "power", "cpu_frequency", ct_cpu_frequency, 0)		\
+	X(CT_EV_IRQ_HANDLER_ENTRY, irq_handler_entry, "irq_handler_entry", \
+	  "irq", "irq_handler_entry", ct_irq_entry, 0)			\
+	X(CT_EV_IRQ_HANDLER_EXIT, irq_handler_exit, "irq_handler_exit",	\
+	  "irq", "irq_handler_exit", ct_irq_exit, 0)			\
+	X(CT_EV_SOFTIRQ_ENTRY, softirq_entry, "irq_softirq_entry", "irq", \
+	  "softirq_entry", ct_softirq, 0)				\
+	X(CT_EV_SOFTIRQ_EXIT, softirq_exit, "irq_softirq_exit", "irq",	\
+	  "softirq_exit", ct_softirq, 0)				\
+	X(CT_EV_TIMER_EXPIRE_ENTRY, timer_expire_entry,			\
+	  "timer_expire_entry", "timer", "timer_expire_entry",		\
+	  ct_timer_entry, 0)						\
+	X(CT_EV_TIMER_EXPIRE_EXIT, timer_expire_exit, "timer_expire_exit", \
+	  "timer", "timer_expire_exit", ct_timer_exit, 0)		\
+	X(CT_EV_HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry,		\
+	  "timer_hrtimer_expire_entry", "timer", "hrtimer_expire_entry", \
+	  ct_hrtimer_entry, 0)						\
+	X(CT_EV_HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit,		\
+	  "timer_hrtimer_expire_exit", "timer", "hrtimer_expire_exit",	\
+	  ct_hrtimer_exit, 0)						\
+	X(CT_EV_WORKQUEUE_EXECUTE_START, workqueue_execute_start,	\
+	  "workqueue_execute_start", "workqueue", "workqueue_execute_start", \
+	  ct_work_start, 0)						\
+	X(CT_EV_WORKQUEUE_EXECUTE_END, workqueue_execute_end,		\
+	  "workqueue_execute_end", "workqueue", "workqueue_execute_end",	\
+	  ct_work_end, 0)						\
+	X(CT_EV_TASK_CGROUP, task_cgroup, "coretrace_task_cgroup", "", "", \
+	  ct_task_cgroup, CT_EVF_NAMES | CT_EVF_SILENT)			\
+	X(CT_EV_CGROUP_NAME, cgroup_name, "coretrace_cgroup_name", "", "", \
+	  ct_cgroup_name, CT_EVF_NAMES | CT_EVF_SILENT)
 
 enum ct_event_type {
-#define CT_X_ENUM(id, name, cat, tp, rec) id,
+#define CT_X_ENUM(id, name, ctf, cat, tp, rec, flags) id,
 	CT_EVENT_TABLE(CT_X_ENUM)
 #undef CT_X_ENUM
 	CT_EV_MAX
 };
 
 /*
- * The common header, spelled out in every record so that the body starts
- * at offset 12 without padding.
- *   ts:    CLOCK_MONOTONIC nanoseconds (bpf_ktime_get_ns())
- *   type:  enum ct_event_type
- *   flags: CT_F_* bits
- *   cpu:   CPU the tracepoint fired on
- * Records are 8-byte aligned in the ring, so sizes below are what one
- * record costs there once the ring's own 8-byte header is added.
+ * Every record starts with this 12-byte header. Its last five bytes, the
+ * type and the low half of the timestamp, are a capture's compact event
+ * header (an id byte and a 32-bit timestamp), and the fields after it are
+ * laid out as the capture's metadata declares them, without padding: a
+ * capture event is the bytes of a ring record from CT_EVENT_START on,
+ * copied. What comes before is for the ring's reader only:
+ *   ts_high: the high 32 bits of the CLOCK_MONOTONIC ns of the event
+ *   cpu:     the CPU the tracepoint fired on (the capture's stream)
+ *   flags:   CT_F_* bits
+ *   type:    enum ct_event_type, the capture's event id
+ *   ts_low:  the low 32 bits of the timestamp
  */
 #define CT_RECORD_HEADER	\
-	__u64 ts;		\
-	__u8 type;		\
+	__u32 ts_high;		\
+	__u16 cpu;		\
 	__u8 flags;		\
-	__u16 cpu
+	__u8 type;		\
+	__u32 ts_low
 
 #define CT_HDR_SIZE		12
+#define CT_EVENT_START		7	/* the type byte: a capture event's start */
 
 struct ct_hdr {
 	CT_RECORD_HEADER;
 };
+
+/* 64-bit fields start 4 bytes into an 8-byte word: records have no holes */
+typedef __u64 __attribute__((aligned(4))) ct_u64;
 
 /*
  * sched_switch's prev_pid differed from the pid bpf_get_current_pid_tgid()
@@ -101,25 +150,202 @@ struct ct_hdr {
  */
 #define CT_F_PID_MISMATCH	0x01
 
-/* The first time BPF meets a pid, it announces its name (32 bytes). */
-struct ct_comm {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	char comm[CT_COMM_LEN];
+/*
+ * The field lists, one per record struct, in the record's order:
+ *
+ *   F(R, kind, C type, member, array, CTF name, JSON name, companion)
+ *
+ * The kind (enum ct_field_kind: CT_FK_ and the kind) says what the field
+ * holds and how outputs show it:
+ *   UINT, SINT  a number
+ *   STRING      a string in a fixed array, NUL-terminated unless it fills
+ *               it; always the last field: a capture holds it to its NUL
+ *   TASK        a pid; JSON shows its name too, under the companion key
+ *   STATE       sched_switch's prev_state, in letters as ftrace prints it
+ *   IDLE        cpu_idle's state; CT_IDLE_EXIT (-1) when leaving idle
+ *   IRQ         an irq number; JSON shows its handler's name (companion)
+ *   IRQ_RET     irq_handler_exit's ret: "handled" or "unhandled"
+ *   SOFTIRQ     a softirq vector; JSON shows its name (companion)
+ *   KFUNC       a kernel function's address: JSON shows its symbol and
+ *               the address under the companion key; a capture names it
+ *               once, in a coretrace_ksym event before its first use
+ *   ADDR        a kernel object's address (a timer, a work item)
+ * A JSON name of 0 leaves the field out of JSON. R is the record struct's
+ * name, for the expansions that need it (offsetof).
+ */
+enum ct_field_kind {
+	CT_FK_UINT,
+	CT_FK_SINT,
+	CT_FK_STRING,
+	CT_FK_TASK,
+	CT_FK_STATE,
+	CT_FK_IDLE,
+	CT_FK_IRQ,
+	CT_FK_IRQ_RET,
+	CT_FK_SOFTIRQ,
+	CT_FK_KFUNC,
+	CT_FK_ADDR,
 };
 
+#define CT_X_MEMBER(rec, kind, type, member, array, ctf, json, comp)	\
+	type member array;
+
+#define CT_RECORD(rec)					\
+	struct rec {					\
+		CT_RECORD_HEADER;			\
+		CT_FIELDS_##rec(CT_X_MEMBER, rec)	\
+	}
+
 /*
- * cgroup v2 (ABI 3): the group a task runs in, by the group's id (the
- * kernel's, also the inode number of its directory). Announced the first
- * time a task is seen switched out (BPF reads the current task's group
- * only), and again when it moves (cgroup:cgroup_attach_task); user space
+ * The first time BPF meets a pid, it announces its name (32 bytes in the
+ * ring). A switch carries the name of the task it switches in.
+ */
+#define CT_FIELDS_ct_comm(F, R)						\
+	F(R, UINT, __u32, pid, , "_tid", "pid", 0)				\
+	F(R, STRING, char, comm, [CT_COMM_LEN], "_comm", "comm", 0)
+CT_RECORD(ct_comm);
+
+/* The first time BPF meets an irq, it announces its handler's name. */
+#define CT_FIELDS_ct_irq_name(F, R)					\
+	F(R, UINT, __u32, irq, , "_irq", "irq", 0)				\
+	F(R, STRING, char, name, [CT_IRQ_NAME_LEN], "_name", "name", 0)
+CT_RECORD(ct_irq_name);
+
+/*
+ * sched:sched_switch (40 bytes, 48 in the ring). prev_state is the
+ * tracepoint's value: bits 0..7 are the reported task state (S D T t X Z
+ * P I), 0 is R, and bit 8 means the task was preempted (printed as a '+').
+ * next_comm is copied from the tracepoint's record: Trace Compass names
+ * threads from it, and a capture takes it as it is.
+ */
+#define CT_FIELDS_ct_sched_switch(F, R)					\
+	F(R, TASK, __u32, prev_pid, , "_prev_tid", "prev_pid", "prev_comm") \
+	F(R, UINT, __u32, next_pid, , "_next_tid", "next_pid", 0)		\
+	F(R, STATE, __u16, prev_state, , "_prev_state", "prev_state", 0)	\
+	F(R, UINT, __u8, prev_prio, , "_prev_prio", "prev_prio", 0)	\
+	F(R, UINT, __u8, next_prio, , "_next_prio", "next_prio", 0)	\
+	F(R, STRING, char, next_comm, [CT_COMM_LEN], "_next_comm", "next_comm", 0)
+CT_RECORD(ct_sched_switch);
+
+#define CT_STATE_PREEMPTED	0x100
+#define CT_STATE_EXITED		0x30	/* Z or X: its last switch */
+
+/* sched:sched_wakeup, sched_wakeup_new, sched_waking (19 bytes) */
+#define CT_FIELDS_ct_wakeup(F, R)						\
+	F(R, TASK, __u32, pid, , "_tid", "pid", "comm")			\
+	F(R, UINT, __u16, target_cpu, , "_target_cpu", "target_cpu", 0)	\
+	F(R, UINT, __u8, prio, , "_prio", "prio", 0)
+CT_RECORD(ct_wakeup);
+
+/* sched:sched_migrate_task (21 bytes) */
+#define CT_FIELDS_ct_migrate(F, R)						\
+	F(R, TASK, __u32, pid, , "_tid", "pid", "comm")			\
+	F(R, UINT, __u16, orig_cpu, , "_orig_cpu", "orig_cpu", 0)		\
+	F(R, UINT, __u16, dest_cpu, , "_dest_cpu", "dest_cpu", 0)		\
+	F(R, UINT, __u8, prio, , "_prio", "prio", 0)
+CT_RECORD(ct_migrate);
+
+/* sched:sched_process_fork (36 bytes); the child starts with this name */
+#define CT_FIELDS_ct_fork(F, R)						\
+	F(R, TASK, __u32, parent_pid, , "_parent_tid", "parent_pid", "parent_comm") \
+	F(R, UINT, __u32, child_pid, , "_child_tid", "child_pid", 0)	\
+	F(R, STRING, char, child_comm, [CT_COMM_LEN], "_child_comm", "child_comm", 0)
+CT_RECORD(ct_fork);
+
+/* sched:sched_process_exec (128 bytes); long paths keep their head */
+#define CT_FIELDS_ct_exec(F, R)						\
+	F(R, UINT, __u32, pid, , "_tid", "pid", 0)				\
+	F(R, UINT, __u32, old_pid, , "_old_tid", "old_pid", 0)		\
+	F(R, STRING, char, filename, [CT_FILENAME_LEN], "_filename", "filename", 0)
+CT_RECORD(ct_exec);
+
+/* sched:sched_process_exit (17 bytes) */
+#define CT_FIELDS_ct_exit(F, R)						\
+	F(R, TASK, __u32, pid, , "_tid", "pid", "comm")			\
+	F(R, UINT, __u8, prio, , "_prio", "prio", 0)
+CT_RECORD(ct_exit);
+
+/* task:task_rename (also fired by exec): pid now runs under newcomm. */
+#define CT_FIELDS_ct_task_rename(F, R)					\
+	F(R, TASK, __u32, pid, , "_tid", "pid", "oldcomm")		\
+	F(R, STRING, char, newcomm, [CT_COMM_LEN], "_newcomm", "newcomm", 0)
+CT_RECORD(ct_task_rename);
+
+/*
+ * power:cpu_idle: the C-state index entered, CT_IDLE_EXIT when leaving
+ * idle; power:cpu_frequency: the new frequency in kHz of cpu_id (20 bytes)
+ */
+#define CT_FIELDS_ct_cpu_idle(F, R)					\
+	F(R, IDLE, __u32, state, , "_state", "state", 0)			\
+	F(R, UINT, __u32, cpu_id, , "_cpu_id", "cpu_id", 0)
+CT_RECORD(ct_cpu_idle);
+
+#define CT_IDLE_EXIT		0xffffffffu
+
+#define CT_FIELDS_ct_cpu_frequency(F, R)					\
+	F(R, UINT, __u32, state, , "_state", "state", 0)			\
+	F(R, UINT, __u32, cpu_id, , "_cpu_id", "cpu_id", 0)
+CT_RECORD(ct_cpu_frequency);
+
+/* irq:irq_handler_entry (16 bytes) and irq_handler_exit (20 bytes) */
+#define CT_FIELDS_ct_irq_entry(F, R)					\
+	F(R, IRQ, __u32, irq, , "_irq", "irq", "name")
+CT_RECORD(ct_irq_entry);
+
+#define CT_FIELDS_ct_irq_exit(F, R)					\
+	F(R, UINT, __u32, irq, , "_irq", "irq", 0)				\
+	F(R, IRQ_RET, __s32, ret, , "_ret", "ret", 0)
+CT_RECORD(ct_irq_exit);
+
+/* irq:softirq_entry and softirq_exit (16 bytes) */
+#define CT_FIELDS_ct_softirq(F, R)						\
+	F(R, SOFTIRQ, __u32, vec, , "_vec", "vec", "action")
+CT_RECORD(ct_softirq);
+
+/*
+ * timer:timer_expire_entry, hrtimer_expire_entry and
+ * workqueue:workqueue_execute_start (28 bytes): the kernel function that
+ * runs, resolved to a symbol in user space, and the timer or work item it
+ * runs for; the exits (20 bytes) name the timer or work item that ended.
+ */
+#define CT_FIELDS_ct_timer_entry(F, R)					\
+	F(R, KFUNC, ct_u64, function, , "_function", "function", "address") \
+	F(R, ADDR, ct_u64, timer, , "_timer", "timer", 0)
+CT_RECORD(ct_timer_entry);
+
+#define CT_FIELDS_ct_timer_exit(F, R)					\
+	F(R, ADDR, ct_u64, timer, , "_timer", "timer", 0)
+CT_RECORD(ct_timer_exit);
+
+#define CT_FIELDS_ct_hrtimer_entry(F, R)					\
+	F(R, KFUNC, ct_u64, function, , "_function", "function", "address") \
+	F(R, ADDR, ct_u64, hrtimer, , "_hrtimer", "hrtimer", 0)
+CT_RECORD(ct_hrtimer_entry);
+
+#define CT_FIELDS_ct_hrtimer_exit(F, R)					\
+	F(R, ADDR, ct_u64, hrtimer, , "_hrtimer", "hrtimer", 0)
+CT_RECORD(ct_hrtimer_exit);
+
+#define CT_FIELDS_ct_work_start(F, R)					\
+	F(R, KFUNC, ct_u64, function, , "_function", "function", "address") \
+	F(R, ADDR, ct_u64, work, , "_work", "work", 0)
+CT_RECORD(ct_work_start);
+
+#define CT_FIELDS_ct_work_end(F, R)					\
+	F(R, ADDR, ct_u64, work, , "_work", "work", 0)
+CT_RECORD(ct_work_end);
+
+/*
+ * cgroup v2: the group a task runs in, by the group's id (the kernel's,
+ * also the inode number of its directory). Announced the first time a
+ * task is seen switched out (BPF reads the current task's group only),
+ * and again when it moves (cgroup:cgroup_attach_task); user space
  * announces the tasks alive when tracing starts. 24 bytes.
  */
-struct ct_task_cgroup {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	__u64 cgroup_id;
-};
+#define CT_FIELDS_ct_task_cgroup(F, R)					\
+	F(R, UINT, __u32, pid, , "_tid", "pid", 0)				\
+	F(R, UINT, ct_u64, cgroup_id, , "_cgroup_id", "cgroup_id", 0)
+CT_RECORD(ct_task_cgroup);
 
 /*
  * A cgroup v2 group's path from the hierarchy's root ("" for the root,
@@ -127,125 +353,11 @@ struct ct_task_cgroup {
  * exist when tracing starts, by BPF for those made (cgroup:cgroup_mkdir)
  * or renamed later. Long paths keep their head. 280 bytes.
  */
-#define CT_CGROUP_PATH_LEN	256
-
-struct ct_cgroup_name {
-	CT_RECORD_HEADER;
-	__u32 level;
-	__u64 cgroup_id;
-	char path[CT_CGROUP_PATH_LEN];
-};
-
-/* The first time BPF meets an irq, it announces its handler's name. */
-struct ct_irq_name {
-	CT_RECORD_HEADER;
-	__u32 irq;
-	char name[CT_IRQ_NAME_LEN];
-};
-
-/*
- * sched:sched_switch (24 bytes, 32 in the ring). prev_state is the
- * tracepoint's value: bits 0..7 are the reported task state (S D T t X Z
- * P I), 0 is R, and bit 8 means the task was preempted (printed as a '+').
- */
-struct ct_sched_switch {
-	CT_RECORD_HEADER;
-	__u32 prev_pid;
-	__u32 next_pid;
-	__u16 prev_state;
-	__u8 prev_prio;
-	__u8 next_prio;
-};
-
-#define CT_STATE_PREEMPTED	0x100
-#define CT_STATE_EXITED		0x30	/* Z or X: its last switch */
-
-/* sched:sched_wakeup, sched_wakeup_new, sched_waking (24 bytes) */
-struct ct_wakeup {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	__u16 target_cpu;
-	__u8 prio;
-	__u8 reserved;
-};
-
-/* sched:sched_migrate_task (24 bytes) */
-struct ct_migrate {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	__u16 orig_cpu;
-	__u16 dest_cpu;
-	__u8 prio;
-	__u8 reserved[3];
-};
-
-/* sched:sched_process_fork (40 bytes); the child starts with this name */
-struct ct_fork {
-	CT_RECORD_HEADER;
-	__u32 parent_pid;
-	__u32 child_pid;
-	char child_comm[CT_COMM_LEN];
-};
-
-/* sched:sched_process_exec (128 bytes); long paths keep their head */
-struct ct_exec {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	__u32 old_pid;
-	char filename[CT_FILENAME_LEN];
-};
-
-/* sched:sched_process_exit (24 bytes) */
-struct ct_exit {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	__u8 prio;
-	__u8 reserved[3];
-};
-
-/* task:task_rename (also fired by exec): pid now runs under newcomm. */
-struct ct_task_rename {
-	CT_RECORD_HEADER;
-	__u32 pid;
-	char newcomm[CT_COMM_LEN];
-};
-
-/*
- * power:cpu_idle and power:cpu_frequency (24 bytes). For cpu_idle, state
- * is the C-state index entered, CT_IDLE_EXIT when leaving idle; for
- * cpu_frequency, the new frequency in kHz of cpu_id.
- */
-struct ct_cpu_state {
-	CT_RECORD_HEADER;
-	__u32 state;
-	__u32 cpu_id;
-};
-
-#define CT_IDLE_EXIT		0xffffffffu
-
-/* irq:irq_handler_entry and irq_handler_exit (24 bytes) */
-struct ct_irq {
-	CT_RECORD_HEADER;
-	__u32 irq;
-	__s32 ret;		/* exit: IRQ_NONE 0, IRQ_HANDLED 1, ...; entry: 0 */
-};
-
-/* irq:softirq_entry and softirq_exit (16 bytes, 24 in the ring) */
-struct ct_softirq {
-	CT_RECORD_HEADER;
-	__u32 vec;
-};
-
-/*
- * timer:timer_expire_entry, hrtimer_expire_entry and
- * workqueue:workqueue_execute_start (24 bytes): the kernel function that
- * runs, resolved to a symbol in user space.
- */
-struct ct_function {
-	CT_RECORD_HEADER;
-	__u32 reserved;
-	__u64 function;
-};
+#define CT_FIELDS_ct_cgroup_name(F, R)					\
+	F(R, UINT, ct_u64, cgroup_id, , "_cgroup_id", "cgroup_id", 0)	\
+	F(R, UINT, __u32, level, , "_level", "level", 0)			\
+	F(R, STRING, char, path, [CT_CGROUP_PATH_LEN], "_path", "path", 0)
+CT_RECORD(ct_cgroup_name);
 
 /*
  * Per-CPU counters, one slot per event type: tracepoint hits the filters
@@ -282,8 +394,7 @@ struct ct_trigger {
 	__u8 kind;		/* enum ct_trigger_kind */
 	__u8 reserved[3];
 	__u32 source;		/* irq: its number; softirq: its vector */
-	__u32 reserved2;
-	__u64 value_ns;		/* delay: how long it waited; irq: how long it ran */
+	ct_u64 value_ns;	/* delay: how long it waited; irq: how long it ran */
 };
 
 /*

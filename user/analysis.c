@@ -230,25 +230,25 @@ static void ct_on_switch(struct ct_analysis *a, struct ct_an_cpu *c,
 		c->has_current = true;
 		c->current_since = a->window_start;
 	}
-	ct_credit_run(a, c, sw->ts);
+	ct_credit_run(a, c, ct_ts(sw));
 	prev = ct_task(a, sw->prev_pid);
 	if (prev) {
 		if (prev->running && a->run_end)
-			a->run_end(a->run_end_ctx, prev, sw->cpu, sw->ts);
+			a->run_end(a->run_end_ctx, prev, sw->cpu, ct_ts(sw));
 		prev->running = false;
-		prev->out_at = sw->ts;
+		prev->out_at = ct_ts(sw);
 		/* preempted or yielding: waiting for a CPU from now on */
 		if (!(sw->prev_state & CT_STATE_SLEEP_MASK)) {
 			prev->woken = true;
-			prev->woken_at = sw->ts;
+			prev->woken_at = ct_ts(sw);
 		}
 	}
 	next = ct_task(a, sw->next_pid);
 	if (next)
-		ct_switch_in(next, sw->ts);
+		ct_switch_in(next, ct_ts(sw));
 	c->current = sw->next_pid;
 	c->has_current = true;
-	c->current_since = sw->ts;
+	c->current_since = ct_ts(sw);
 }
 
 static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
@@ -265,7 +265,7 @@ static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
 	}
 	if (!t->running && !t->woken) {
 		t->woken = true;
-		t->woken_at = w->ts;
+		t->woken_at = ct_ts(w);
 	}
 }
 
@@ -303,7 +303,7 @@ static void ct_on_task_cgroup(struct ct_analysis *a,
 	/* rare records: the CPUs are searched rather than kept per task */
 	for (cpu = 0; cpu < a->ncpus; cpu++)
 		if (a->cpus[cpu].has_current && a->cpus[cpu].current == t->tid)
-			ct_credit_run(a, &a->cpus[cpu], tc->ts);
+			ct_credit_run(a, &a->cpus[cpu], ct_ts(tc));
 	g = ct_group(a, tc->cgroup_id);
 	if (!g) {
 		a->groups_dropped++;
@@ -373,19 +373,21 @@ static struct ct_an_cpu *ct_cpu(struct ct_analysis *a, uint32_t cpu)
 
 static void ct_on_cpu_state(struct ct_analysis *a, const union ct_record *rec)
 {
-	const struct ct_cpu_state *cs = &rec->cpu_state;
+	/* cpu_idle and cpu_frequency: the same fields */
+	const struct ct_cpu_idle *cs = &rec->cpu_idle;
 	struct ct_an_cpu *c = ct_cpu(a, cs->cpu_id);
+	uint64_t ts = ct_ts(rec);
 
 	if (!c)
 		return;
 	if (rec->hdr.type == CT_EV_CPU_IDLE) {
-		ct_credit_idle(a, c, cs->ts);
+		ct_credit_idle(a, c, ts);
 		c->idle = cs->state;
-		c->idle_since = cs->ts;
+		c->idle_since = ts;
 	} else {
-		ct_credit_freq(a, c, cs->ts);
+		ct_credit_freq(a, c, ts);
 		c->khz = cs->state;
-		c->khz_since = cs->ts;
+		c->khz_since = ts;
 	}
 }
 
@@ -396,15 +398,15 @@ static void ct_on_irq(struct ct_analysis *a, struct ct_an_cpu *c,
 
 	switch (rec->hdr.type) {
 	case CT_EV_IRQ_HANDLER_ENTRY:
-		s = ct_source(a->irqs, CT_AN_IRQS, rec->irq.irq);
+		s = ct_source(a->irqs, CT_AN_IRQS, rec->irq_entry.irq);
 		if (s)
 			s->events++;
 		c->in_irq = true;
-		c->irq = rec->irq.irq;
-		c->irq_since = rec->hdr.ts;
+		c->irq = rec->irq_entry.irq;
+		c->irq_since = ct_ts(rec);
 		break;
 	case CT_EV_IRQ_HANDLER_EXIT:
-		ct_credit_irqs(a, c, rec->hdr.ts);
+		ct_credit_irqs(a, c, ct_ts(rec));
 		c->in_irq = false;
 		break;
 	case CT_EV_SOFTIRQ_ENTRY:
@@ -413,27 +415,94 @@ static void ct_on_irq(struct ct_analysis *a, struct ct_an_cpu *c,
 		a->softirqs[rec->softirq.vec].events++;
 		c->in_softirq = true;
 		c->softirq = rec->softirq.vec;
-		c->softirq_since = rec->hdr.ts;
+		c->softirq_since = ct_ts(rec);
 		break;
 	case CT_EV_SOFTIRQ_EXIT:
-		ct_credit_irqs(a, c, rec->hdr.ts);
+		ct_credit_irqs(a, c, ct_ts(rec));
 		c->in_softirq = false;
 		break;
 	}
 }
 
-static void ct_on_function(struct ct_analysis *a, const union ct_record *rec)
+static enum ct_an_func_kind ct_func_kind(unsigned int type)
 {
-	enum ct_an_func_kind kind = CT_AN_WORK;
+	switch (type) {
+	case CT_EV_TIMER_EXPIRE_ENTRY:
+	case CT_EV_TIMER_EXPIRE_EXIT:
+		return CT_AN_TIMER;
+	case CT_EV_HRTIMER_EXPIRE_ENTRY:
+	case CT_EV_HRTIMER_EXPIRE_EXIT:
+		return CT_AN_HRTIMER;
+	default:
+		return CT_AN_WORK;
+	}
+}
+
+/* the slot of the function running for @object, or a free one (NULL: full) */
+static struct ct_an_running *ct_running(struct ct_analysis *a,
+					enum ct_an_func_kind kind,
+					uint64_t object, bool take)
+{
+	uint32_t i, home = (uint32_t)((object * 0x9e3779b97f4a7c15ull) >> 58);
+	struct ct_an_running *r;
+
+	for (i = 0; i < CT_AN_RUNNING; i++) {
+		r = &a->running[(home + i) % CT_AN_RUNNING];
+		if (r->used && r->object == object && r->kind == kind)
+			return r;
+		if (!r->used && take)
+			return r;
+	}
+	return NULL;
+}
+
+/* @r ran from its start (or the last settle) to @ts: credit its function */
+static void ct_credit_function(struct ct_analysis *a, struct ct_an_running *r,
+			       uint64_t ts)
+{
 	struct ct_an_source *s;
 
-	if (rec->hdr.type == CT_EV_TIMER_EXPIRE_ENTRY)
-		kind = CT_AN_TIMER;
-	else if (rec->hdr.type == CT_EV_HRTIMER_EXPIRE_ENTRY)
-		kind = CT_AN_HRTIMER;
-	s = ct_source(a->funcs[kind], CT_AN_FUNCS, rec->function.function);
+	if (ts < r->since)
+		return;
+	s = ct_source(a->funcs[r->kind], CT_AN_FUNCS, r->function);
 	if (s)
-		s->events++;
+		s->busy_ns += ct_span(a, r->since, ts);
+	r->since = ts;
+}
+
+/*
+ * Timers, hrtimers and work items: an entry counts the function and
+ * starts its clock, keyed by the timer or work item it runs for; the exit
+ * for the same object stops it. Work items run in tasks that sleep and
+ * migrate, so the key is the object, not the CPU.
+ */
+static void ct_on_function(struct ct_analysis *a, const union ct_record *rec)
+{
+	enum ct_an_func_kind kind = ct_func_kind(rec->hdr.type);
+	struct ct_an_running *r;
+	struct ct_an_source *s;
+
+	if (ct_type_names_function(rec->hdr.type)) {
+		s = ct_source(a->funcs[kind], CT_AN_FUNCS, ct_rec_function(rec));
+		if (s)
+			s->events++;
+		r = ct_running(a, kind, rec->timer_entry.timer, true);
+		if (!r) {
+			a->functions_untimed++;
+			return;
+		}
+		r->used = true;
+		r->kind = kind;
+		r->object = rec->timer_entry.timer;
+		r->function = ct_rec_function(rec);
+		r->since = ct_ts(rec);
+		return;
+	}
+	r = ct_running(a, kind, rec->timer_exit.timer, false);
+	if (!r)
+		return;		/* its entry was before the trace, or lost */
+	ct_credit_function(a, r, ct_ts(rec));
+	r->used = false;
 }
 
 void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
@@ -449,16 +518,16 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 	if (rec->hdr.type == CT_EV_CGROUP_NAME)
 		return;
 	if (!a->window_start)
-		a->window_start = rec->hdr.ts;
-	if (rec->hdr.ts > a->last_ts)
-		a->last_ts = rec->hdr.ts;
+		a->window_start = ct_ts(rec);
+	if (ct_ts(rec) > a->last_ts)
+		a->last_ts = ct_ts(rec);
 	if (!c)
 		return;
 	switch (rec->hdr.type) {
 	case CT_EV_SCHED_SWITCH:
 		ct_on_switch(a, c, &rec->sched_switch);
-		if (rec->hdr.ts > a->last_switch)
-			a->last_switch = rec->hdr.ts;
+		if (ct_ts(rec) > a->last_switch)
+			a->last_switch = ct_ts(rec);
 		break;
 	case CT_EV_SCHED_WAKEUP:
 	case CT_EV_SCHED_WAKEUP_NEW:
@@ -475,8 +544,11 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 		ct_on_irq(a, c, rec);
 		break;
 	case CT_EV_TIMER_EXPIRE_ENTRY:
+	case CT_EV_TIMER_EXPIRE_EXIT:
 	case CT_EV_HRTIMER_EXPIRE_ENTRY:
+	case CT_EV_HRTIMER_EXPIRE_EXIT:
 	case CT_EV_WORKQUEUE_EXECUTE_START:
+	case CT_EV_WORKQUEUE_EXECUTE_END:
 		ct_on_function(a, rec);
 		break;
 	default:
@@ -486,6 +558,7 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 
 void ct_analysis_settle(struct ct_analysis *a, uint64_t now)
 {
+	uint32_t i;
 	int cpu;
 
 	for (cpu = 0; cpu < a->ncpus; cpu++) {
@@ -496,6 +569,9 @@ void ct_analysis_settle(struct ct_analysis *a, uint64_t now)
 		ct_credit_freq(a, c, now);
 		ct_credit_irqs(a, c, now);
 	}
+	for (i = 0; i < CT_AN_RUNNING; i++)
+		if (a->running[i].used)
+			ct_credit_function(a, &a->running[i], now);
 	if (now > a->last_ts)
 		a->last_ts = now;
 }

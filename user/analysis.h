@@ -87,6 +87,17 @@ struct ct_an_cpu {
 	uint64_t irq_since, softirq_since;
 };
 
+/* a timer or work function running now, for the object it runs for */
+#define CT_AN_RUNNING		64
+
+struct ct_an_running {
+	uint64_t object;	/* the timer, hrtimer or work item */
+	uint64_t function;
+	uint64_t since;
+	enum ct_an_func_kind kind;
+	bool used;
+};
+
 /* an interrupt, a softirq vector or a timer/work function */
 struct ct_an_source {
 	uint64_t key;		/* irq number, vector, or function address */
@@ -107,6 +118,8 @@ struct ct_analysis {
 	struct ct_an_source softirqs[CT_AN_SOFTIRQS];
 	/* timers, hrtimers and work items, keyed by function address */
 	struct ct_an_source funcs[CT_AN_FUNC_KINDS][CT_AN_FUNCS];
+	struct ct_an_running running[CT_AN_RUNNING];
+	uint64_t functions_untimed;	/* entries with no room to be timed */
 	uint64_t window_start, last_ts;
 	uint64_t last_switch;		/* task states are known up to here */
 	uint64_t records;

@@ -28,6 +28,7 @@ struct ct_check_field {
 	struct ct_relo relo;
 	int btf_offset, btf_size;	/* -1: not in BTF */
 	int fmt_offset, fmt_size;	/* -1: not in the format file */
+	int elem_size;			/* an array's element's, or 0 */
 	bool ok;
 };
 
@@ -72,16 +73,22 @@ static void ct_btf_field(const struct btf *btf, struct ct_check_field *f)
 	int id, i;
 
 	f->btf_offset = f->btf_size = -1;
+	f->elem_size = 0;
 	id = btf__find_by_name_kind(btf, f->relo.type, BTF_KIND_STRUCT);
 	if (id < 0)
 		return;
 	t = btf__type_by_id(btf, id);
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (strcmp(btf__name_by_offset(btf, m->name_off), f->relo.field))
+		if (strcmp(btf__name_by_offset(btf, m->name_off), f->relo.base))
 			continue;
 		f->btf_offset = (int)(btf_member_bit_offset(t, i) / 8);
 		f->btf_size = (int)btf__resolve_size(btf, m->type);
+		id = btf__resolve_type(btf, m->type);
+		t = id < 0 ? NULL : btf__type_by_id(btf, id);
+		if (t && btf_is_array(t))
+			f->elem_size = (int)btf__resolve_size(btf,
+							      btf_array(t)->type);
 		return;
 	}
 }
@@ -90,7 +97,7 @@ static void ct_format_field(const struct ct_tp_format *fmt, bool have_fmt,
 			    struct ct_check_field *f)
 {
 	const struct ct_format_field *ff = have_fmt ?
-		ct_format_find(fmt, f->relo.field) : NULL;
+		ct_format_find(fmt, f->relo.base) : NULL;
 
 	f->fmt_offset = ff ? ff->offset : -1;
 	f->fmt_size = ff ? ff->size : -1;
@@ -118,7 +125,10 @@ static void ct_collect_fields(struct ct_check_prog *p, const char *prog_name,
 			continue;	/* the same field read twice */
 		ct_btf_field(btf, &f);
 		ct_format_field(fmt, have_fmt, &f);
-		f.ok = f.relo.target_offset == f.btf_offset &&
+		/* an element: the field's offset and the element's place */
+		f.ok = f.relo.target_offset ==
+			       f.btf_offset + f.relo.index * f.elem_size &&
+		       (f.relo.index == 0 || f.elem_size > 0) &&
 		       f.btf_offset == f.fmt_offset && f.btf_size == f.fmt_size;
 		p->fields[p->nfields++] = f;
 	}

@@ -1,149 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "options.h"
 #include "convert.h"
 #include "timechart.h"
-
-void ct_usage(FILE *out)
-{
-	fputs("usage: coretrace <command> [options]\n"
-	      "\n"
-	      "A low-overhead scheduler, power, interrupt and timer tracer. CO-RE\n"
-	      "BPF programs read the kernel's tracepoints through offsets relocated\n"
-	      "against the running kernel's BTF, so one binary works on every\n"
-	      "kernel with BTF.\n"
-	      "\n"
-	      "commands:\n"
-	      "  record     trace events and print them, one line each\n"
-	      "  list       list the events, whether this kernel has them, their size\n"
-	      "  top        a live overview: CPU use and wakeups, idle states\n"
-	      "  report     read a capture written by record -o\n"
-	      "  timechart  draw a capture as an SVG timeline\n"
-	      "  convert    write a capture as a Perfetto (Chrome JSON) trace\n"
-	      "  check      will coretrace work here? load every program, compare\n"
-	      "             every field it reads with BTF and the tracefs format\n"
-	      "  version    print the version, record ABI and libbpf versions\n"
-	      "  help       show this help\n"
-	      "\n"
-	      "'coretrace <command> --help' shows a command's options.\n",
-	      out);
-}
-
-static void ct_record_usage(FILE *out)
-{
-	fputs("usage: coretrace record [options]\n"
-	      "\n"
-	      "Trace until Ctrl-C, SIGTERM or the end of --duration, one line per\n"
-	      "event on stdout, then a summary of records received and lost on\n"
-	      "stderr. Filters run in the kernel: what they reject never reaches\n"
-	      "the ring buffer.\n"
-	      "\n"
-	      "what to trace:\n"
-	      "  -e, --event EVENTS       events to trace, comma-separated: a name\n"
-	      "                           (sched_switch), group:name, group:* or all\n"
-	      "                           (default: all; see coretrace list)\n"
-	      "  -p, --pid PID            only events about the threads of process PID\n"
-	      "  -t, --tid TID            only events about thread TID\n"
-	      "  -c, --comm NAME          only events about tasks named NAME, or whose\n"
-	      "                           name starts with NAME when it ends in '*'\n"
-	      "  -C, --cpu CPUS           only events on these CPUs (e.g. 0,2-3)\n"
-	      "  -G, --cgroup DIR         only events about tasks in cgroup v2 group DIR\n"
-	      "                           (e.g. /sys/fs/cgroup/system.slice) or below\n"
-	      "                           it; repeat for more groups (8 at most)\n"
-	      "      --no-cgroup-names    do not announce tasks' cgroups and groups'\n"
-	      "                           paths (no --by cgroup views of the capture)\n"
-	      "\n"
-	      "An event is about the task(s) it names (both sides of a switch, the\n"
-	      "woken task, the parent and the child of a fork); interrupt, timer,\n"
-	      "work and power events are about the task they interrupted.\n"
-	      "\n"
-	      "output and buffering:\n"
-	      "  -o, --output DIR         write a CTF 1.8 capture to DIR (read it with\n"
-	      "                           babeltrace2 or Trace Compass) instead of lines\n"
-	      "  -d, --duration SECONDS   stop after SECONDS (e.g. 5, 0.5, 200ms, 2m)\n"
-	      "  -f, --format FORMAT      text (default) or json, one object per line\n"
-	      "  -b, --buffer-size SIZE   ring buffer size, e.g. 256K, 16M (default 4M;\n"
-	      "                           rounded up to a power of two)\n"
-	      "      --per-cpu-rings      one ring per CPU (each of --buffer-size)\n"
-	      "                           instead of one shared ring\n"
-	      "      --wakeup MODE        batch (default: drain every 100 ms or when a\n"
-	      "                           ring is a quarter full) or always (wake the\n"
-	      "                           reader for every record)\n"
-	      "  -v, --verbose            counters every second and per event at exit,\n"
-	      "                           and libbpf's log; -vv adds libbpf's debug log\n"
-	      "  -h, --help               show this help\n"
-	      "\n"
-	      "always on (with -o DIR, which may exist and hold earlier parts):\n"
-	      "      --flight-recorder SIZE  keep only the newest SIZE of the capture in\n"
-	      "                           memory (e.g. 64M), overwriting the oldest; a\n"
-	      "                           snapshot writes it to DIR/snapshot-N on SIGUSR1\n"
-	      "                           and at the end\n"
-	      "      --chunk-size SIZE    write DIR/chunk-N, each a capture of at most\n"
-	      "                           SIZE (e.g. 256M), then begin the next\n"
-	      "      --chunk-time SECONDS begin the next chunk after SECONDS (e.g. 10m)\n"
-	      "      --max-chunks N       keep the newest N chunks, removing the oldest\n"
-	      "                           (default: keep all)\n"
-	      "\n"
-	      "triggers (with --flight-recorder; decided in the kernel, each takes a\n"
-	      "snapshot; their events are traced whatever -e says):\n"
-	      "      --trigger-delay TIME a task waited longer than TIME (e.g. 20ms)\n"
-	      "                           from its wakeup or preemption to running\n"
-	      "      --trigger-pid PID    ... only a thread of process PID\n"
-	      "      --trigger-tid TID    ... only thread TID\n"
-	      "      --trigger-irq TIME   an interrupt or softirq ran longer than TIME\n"
-	      "      --trigger-exec NAME  a program named NAME (1-15 chars) was exec'd\n"
-	      "      --trigger-before SECONDS  keep SECONDS before the trigger in its\n"
-	      "                           snapshot (default: all the recorder holds)\n"
-	      "      --trigger-after SECONDS   go on recording SECONDS after it before\n"
-	      "                           the snapshot is written (default 1, 0: none)\n"
-	      "      --trigger-cooldown SECONDS  no trigger sooner than SECONDS after\n"
-	      "                           the last (default 10)\n"
-	      "      --trigger-max N      at most N triggers (default 10, 0: no limit)\n"
-	      "\n"
-	      "exit status: 0 when tracing ended normally, 1 when it could not start\n"
-	      "(no privileges, no BTF) or failed, 2 for a bad command line.\n",
-	      out);
-}
-
-static void ct_list_usage(FILE *out)
-{
-	fputs("usage: coretrace list [-v]\n"
-	      "\n"
-	      "List every event coretrace can trace, its tracepoint, and whether\n"
-	      "the running kernel has it. -v adds each record's size, in the\n"
-	      "record and in the ring buffer (with the ring's 8-byte header).\n",
-	      out);
-}
-
-static void ct_check_usage(FILE *out)
-{
-	fputs("usage: coretrace check [--json]\n"
-	      "\n"
-	      "Load each BPF program on its own and report, for each: its\n"
-	      "tracepoint and whether this kernel has it, whether the verifier\n"
-	      "accepted it, the instructions it verified, its JIT-ed size and its\n"
-	      "load time; and for every field it reads: the offset libbpf\n"
-	      "relocated it to, its offset and size in the kernel's BTF, and its\n"
-	      "offset and size in the tracefs format file. Any disagreement or\n"
-	      "rejected program is named on stderr and makes the exit status 1.\n"
-	      "\n"
-	      "  --json    the same as one JSON document\n",
-	      out);
-}
-
-static void ct_version_usage(FILE *out)
-{
-	fputs("usage: coretrace version\n"
-	      "\n"
-	      "Print coretrace's version, its record ABI version (captures carry\n"
-	      "it) and the version of libbpf it was built with.\n",
-	      out);
-}
 
 int ct_parse_seconds(const char *arg, double *seconds)
 {
@@ -402,43 +266,6 @@ static int ct_parse_format(const char *arg, enum ct_format *fmt)
 	return 0;
 }
 
-/* Did getopt_long stop at the long option @word (without "=VALUE")? */
-static bool ct_long_option_failed(const char *word, int len, int opt,
-				  const struct option *longopts)
-{
-	if (strncmp(word, "--", 2))
-		return false;
-	if (!opt)	/* short options always set optopt */
-		return true;
-	for (; longopts->name; longopts++)
-		if ((int)strlen(longopts->name) == len - 2 &&
-		    !strncmp(longopts->name, word + 2, (size_t)len - 2))
-			return longopts->val == opt;
-	return false;
-}
-
-/*
- * Name the option getopt stumbled on as it was typed: "--perfetto" for a
- * long one (without any "=VALUE"), "-x" for a short one. getopt_long
- * sets optopt for a known long option given a value it does not take.
- */
-static void ct_bad_option(FILE *err, const char *cmd, const char *what,
-			  char **argv, int opt, const struct option *longopts)
-{
-	const char *word = optind > 0 ? argv[optind - 1] : "";
-	int len = (int)strcspn(word, "=");
-
-	if (!ct_long_option_failed(word, len, opt, longopts)) {
-		fprintf(err, "coretrace %s: %s '-%c' (see coretrace %s --help)\n",
-			cmd, what, opt ? opt : '?', cmd);
-		return;
-	}
-	if (opt && word[len] == '=' && !strcmp(what, "unknown option"))
-		what = "option takes no value";
-	fprintf(err, "coretrace %s: %s '%.*s' (see coretrace %s --help)\n",
-		cmd, what, len, word, cmd);
-}
-
 enum {
 	CT_OPT_PER_CPU_RINGS = 256,
 	CT_OPT_WAKEUP,
@@ -457,6 +284,13 @@ enum {
 	CT_OPT_TRIG_MAX,
 	CT_OPT_BY,
 	CT_OPT_NO_CGROUP_NAMES,
+	CT_OPT_PERFETTO,
+	CT_OPT_JSON,
+	CT_OPT_CSV,
+	CT_OPT_HTML,
+	CT_OPT_TOP,
+	CT_OPT_LATENCY,
+	CT_OPT_TIMEHIST,
 };
 
 /* --by task|cgroup: what the rows of an overview are */
@@ -504,40 +338,41 @@ static int ct_trigger_seconds(const char *arg, double *seconds, FILE *err,
 }
 
 /* The --trigger-* options; 0, or -1 after saying why */
-static int ct_trigger_option(int c, struct ct_trigger_opts *t, FILE *err)
+static int ct_trigger_option(int c, const char *arg, struct ct_trigger_opts *t,
+			     FILE *err)
 {
 	bool prefix;
 
 	switch (c) {
 	case CT_OPT_TRIG_DELAY:
-		return ct_trigger_time(optarg, &t->delay_ns, err, "trigger delay");
+		return ct_trigger_time(arg, &t->delay_ns, err, "trigger delay");
 	case CT_OPT_TRIG_IRQ:
-		return ct_trigger_time(optarg, &t->irq_ns, err, "trigger interrupt time");
+		return ct_trigger_time(arg, &t->irq_ns, err, "trigger interrupt time");
 	case CT_OPT_TRIG_PID:
 	case CT_OPT_TRIG_TID:
-		if (!ct_parse_pid(optarg, c == CT_OPT_TRIG_PID ? &t->pid : &t->tid))
+		if (!ct_parse_pid(arg, c == CT_OPT_TRIG_PID ? &t->pid : &t->tid))
 			return 0;
 		fprintf(err, "coretrace record: invalid %s '%s' (want a number from 1 to %d)\n",
 			c == CT_OPT_TRIG_PID ? "trigger pid" : "trigger tid",
-			optarg, CT_PID_MAX);
+			arg, CT_PID_MAX);
 		return -1;
 	case CT_OPT_TRIG_EXEC:
-		if (!ct_parse_comm(optarg, t->exec, &t->exec_len, &prefix) && !prefix)
+		if (!ct_parse_comm(arg, t->exec, &t->exec_len, &prefix) && !prefix)
 			return 0;
 		fprintf(err, "coretrace record: invalid program name '%s' (want 1 to 15 characters, as the task is named)\n",
-			optarg);
+			arg);
 		return -1;
 	case CT_OPT_TRIG_BEFORE:
-		return ct_trigger_seconds(optarg, &t->before, err, "time before the trigger");
+		return ct_trigger_seconds(arg, &t->before, err, "time before the trigger");
 	case CT_OPT_TRIG_AFTER:
-		return ct_trigger_seconds(optarg, &t->after, err, "time after the trigger");
+		return ct_trigger_seconds(arg, &t->after, err, "time after the trigger");
 	case CT_OPT_TRIG_COOLDOWN:
-		return ct_trigger_seconds(optarg, &t->cooldown, err, "trigger cooldown");
+		return ct_trigger_seconds(arg, &t->cooldown, err, "trigger cooldown");
 	default:
-		if (!ct_parse_count(optarg, &t->max))
+		if (!ct_parse_count(arg, &t->max))
 			return 0;
 		fprintf(err, "coretrace record: invalid trigger count '%s' (want a number, 0 for no limit)\n",
-			optarg);
+			arg);
 		return -1;
 	}
 }
@@ -558,54 +393,54 @@ static int ct_part_size(const char *arg, uint64_t *bytes, FILE *err,
 }
 
 /* One option of `record`; returns 0 or prints why it is wrong. */
-static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
-			    const char *cmd)
+static int ct_record_option(int c, const char *arg, struct ct_record_opts *opts,
+			    FILE *err, const char *cmd)
 {
 	uint64_t bytes;
 
 	switch (c) {
 	case 'd':
-		if (!ct_parse_seconds(optarg, &opts->duration))
+		if (!ct_parse_seconds(arg, &opts->duration))
 			return 0;
 		fprintf(err, "coretrace %s: invalid duration '%s' (want seconds, e.g. 5, 0.5, 200ms)\n", cmd,
-			optarg);
+			arg);
 		return -1;
 	case 'b':
-		if (!ct_parse_size(optarg, &bytes) &&
+		if (!ct_parse_size(arg, &bytes) &&
 		    !ct_ring_size(bytes, &opts->buffer_size))
 			return 0;
 		fprintf(err, "coretrace %s: invalid buffer size '%s' (want 4K to 1G, e.g. 256K, 4M)\n", cmd,
-			optarg);
+			arg);
 		return -1;
 	case 'f':
-		if (!ct_parse_format(optarg, &opts->format))
+		if (!ct_parse_format(arg, &opts->format))
 			return 0;
 		fprintf(err, "coretrace %s: unknown format '%s' (want text or json)\n", cmd,
-			optarg);
+			arg);
 		return -1;
 	case 'e':
-		return ct_parse_events(optarg, &opts->events, err) ? -1 : 0;
+		return ct_parse_events(arg, &opts->events, err) ? -1 : 0;
 	case 'p':
 	case 't':
-		if (!ct_parse_pid(optarg, c == 'p' ? &opts->pid : &opts->tid))
+		if (!ct_parse_pid(arg, c == 'p' ? &opts->pid : &opts->tid))
 			return 0;
 		fprintf(err, "coretrace %s: invalid %s '%s' (want a number from 1 to %d)\n", cmd,
-			c == 'p' ? "pid" : "tid", optarg, CT_PID_MAX);
+			c == 'p' ? "pid" : "tid", arg, CT_PID_MAX);
 		return -1;
 	case 'c':
-		if (!ct_parse_comm(optarg, opts->comm, &opts->comm_len,
+		if (!ct_parse_comm(arg, opts->comm, &opts->comm_len,
 				   &opts->comm_prefix))
 			return 0;
 		fprintf(err, "coretrace %s: invalid task name '%s' (want 1 to 15 characters, optionally ending in '*')\n", cmd,
-			optarg);
+			arg);
 		return -1;
 	case 'C':
-		if (!ct_parse_cpus(optarg, opts->cpus)) {
+		if (!ct_parse_cpus(arg, opts->cpus)) {
 			opts->cpus_set = true;
 			return 0;
 		}
 		fprintf(err, "coretrace %s: invalid CPU list '%s' (want e.g. 0 or 0,2-3, CPUs below %d)\n", cmd,
-			optarg, CT_MAX_CPUS);
+			arg, CT_MAX_CPUS);
 		return -1;
 	case 'G':
 		if (opts->ncgroups == CT_MAX_CGROUPS) {
@@ -613,17 +448,17 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 				cmd, CT_MAX_CGROUPS);
 			return -1;
 		}
-		if (ct_cgroup_resolve(optarg, &opts->cgroups[opts->ncgroups],
+		if (ct_cgroup_resolve(arg, &opts->cgroups[opts->ncgroups],
 				      err, cmd))
 			return -1;
 		opts->ncgroups++;
 		return 0;
 	case 'o':
-		if (!*optarg) {
+		if (!*arg) {
 			fprintf(err, "coretrace %s: -o needs a directory\n", cmd);
 			return -1;
 		}
-		opts->output_dir = optarg;
+		opts->output_dir = arg;
 		return 0;
 	case CT_OPT_PER_CPU_RINGS:
 		opts->per_cpu_rings = true;
@@ -632,33 +467,33 @@ static int ct_record_option(int c, struct ct_record_opts *opts, FILE *err,
 		opts->no_cgroup_names = true;
 		return 0;
 	case CT_OPT_WAKEUP:
-		if (!strcmp(optarg, "batch") || !strcmp(optarg, "always")) {
-			opts->wakeup_always = !strcmp(optarg, "always");
+		if (!strcmp(arg, "batch") || !strcmp(arg, "always")) {
+			opts->wakeup_always = !strcmp(arg, "always");
 			return 0;
 		}
 		fprintf(err, "coretrace %s: unknown wakeup mode '%s' (want batch or always)\n", cmd,
-			optarg);
+			arg);
 		return -1;
 	case CT_OPT_FLIGHT:
-		return ct_part_size(optarg, &opts->flight_bytes, err, cmd,
+		return ct_part_size(arg, &opts->flight_bytes, err, cmd,
 				    "flight recorder size");
 	case CT_OPT_CHUNK_SIZE:
-		return ct_part_size(optarg, &opts->chunk_bytes, err, cmd,
+		return ct_part_size(arg, &opts->chunk_bytes, err, cmd,
 				    "chunk size");
 	case CT_OPT_CHUNK_TIME:
-		if (!ct_parse_seconds(optarg, &opts->chunk_time))
+		if (!ct_parse_seconds(arg, &opts->chunk_time))
 			return 0;
 		fprintf(err, "coretrace %s: invalid chunk time '%s' (want seconds, e.g. 30, 10m)\n",
-			cmd, optarg);
+			cmd, arg);
 		return -1;
 	case CT_OPT_MAX_CHUNKS:
-		if (!ct_parse_count(optarg, &opts->max_chunks) && opts->max_chunks)
+		if (!ct_parse_count(arg, &opts->max_chunks) && opts->max_chunks)
 			return 0;
 		fprintf(err, "coretrace %s: invalid chunk count '%s' (want a number from 1)\n",
-			cmd, optarg);
+			cmd, arg);
 		return -1;
 	case CT_OPT_TRIG_DELAY ... CT_OPT_TRIG_MAX:
-		return ct_trigger_option(c, &opts->trigger, err);
+		return ct_trigger_option(c, arg, &opts->trigger, err);
 	case 'v':
 		opts->verbose++;
 		return 0;
@@ -709,372 +544,463 @@ static int ct_check_parts(const struct ct_record_opts *opts, FILE *err)
 	return ct_check_triggers(opts, err);
 }
 
-int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
-			 FILE *out, FILE *err)
-{
-	static const struct option longopts[] = {
-		{ "duration",	   required_argument, NULL, 'd' },
-		{ "buffer-size",   required_argument, NULL, 'b' },
-		{ "format",	   required_argument, NULL, 'f' },
-		{ "event",	   required_argument, NULL, 'e' },
-		{ "pid",	   required_argument, NULL, 'p' },
-		{ "tid",	   required_argument, NULL, 't' },
-		{ "comm",	   required_argument, NULL, 'c' },
-		{ "cpu",	   required_argument, NULL, 'C' },
-		{ "cgroup",	   required_argument, NULL, 'G' },
-		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
-		{ "output",	   required_argument, NULL, 'o' },
-		{ "per-cpu-rings", no_argument,	      NULL, CT_OPT_PER_CPU_RINGS },
-		{ "wakeup",	   required_argument, NULL, CT_OPT_WAKEUP },
-		{ "flight-recorder", required_argument, NULL, CT_OPT_FLIGHT },
-		{ "chunk-size",	   required_argument, NULL, CT_OPT_CHUNK_SIZE },
-		{ "chunk-time",	   required_argument, NULL, CT_OPT_CHUNK_TIME },
-		{ "max-chunks",	   required_argument, NULL, CT_OPT_MAX_CHUNKS },
-		{ "trigger-delay", required_argument, NULL, CT_OPT_TRIG_DELAY },
-		{ "trigger-pid",   required_argument, NULL, CT_OPT_TRIG_PID },
-		{ "trigger-tid",   required_argument, NULL, CT_OPT_TRIG_TID },
-		{ "trigger-irq",   required_argument, NULL, CT_OPT_TRIG_IRQ },
-		{ "trigger-exec",  required_argument, NULL, CT_OPT_TRIG_EXEC },
-		{ "trigger-before", required_argument, NULL, CT_OPT_TRIG_BEFORE },
-		{ "trigger-after", required_argument, NULL, CT_OPT_TRIG_AFTER },
-		{ "trigger-cooldown", required_argument, NULL, CT_OPT_TRIG_COOLDOWN },
-		{ "trigger-max",   required_argument, NULL, CT_OPT_TRIG_MAX },
-		{ "verbose",	   no_argument,	      NULL, 'v' },
-		{ "help",	   no_argument,	      NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+/* --- the commands' option tables */
 
-	memset(opts, 0, sizeof(*opts));
+static int ct_set_record(int id, const char *arg, void *opts, FILE *err,
+			 const char *cmd)
+{
+	return ct_record_option(id, arg, opts, err, cmd);
+}
+
+/* What to trace and which tasks: record's and top's, defined once */
+static const struct ct_opt ct_trace_opts[] = {
+	{ 'e', "event", "EVENTS", "events to trace, comma-separated: a name\n"
+	  "(sched_switch), group:name, group:* or all\n"
+	  "(default: all; see coretrace list)", ct_set_record },
+	{ 'p', "pid", "PID", "only events about the threads of process PID",
+	  ct_set_record },
+	{ 't', "tid", "TID", "only events about thread TID", ct_set_record },
+	{ 'c', "comm", "NAME", "only events about tasks named NAME, or whose\n"
+	  "name starts with NAME when it ends in '*'", ct_set_record },
+	{ 'C', "cpu", "CPUS", "only events on these CPUs (e.g. 0,2-3)",
+	  ct_set_record },
+	{ 'G', "cgroup", "DIR", "only events about tasks in cgroup v2 group DIR\n"
+	  "(e.g. /sys/fs/cgroup/system.slice) or below\n"
+	  "it; repeat for more groups (8 at most)", ct_set_record },
+	{ CT_OPT_NO_CGROUP_NAMES, "no-cgroup-names", NULL,
+	  "do not announce tasks' cgroups and groups'\n"
+	  "paths (no --by cgroup views)", ct_set_record },
+	{ 0 },
+};
+
+#define CT_TRACE_NOTE							\
+	"An event is about the task(s) it names (both sides of a switch, the\n" \
+	"woken task, the parent and the child of a fork); interrupt, timer,\n" \
+	"work and power events are about the task they interrupted.\n"
+
+/* How long, how big, how loud: record's and top's too */
+static const struct ct_opt ct_session_opts[] = {
+	{ 'd', "duration", "SECONDS", "stop after SECONDS (e.g. 5, 0.5, 200ms, 2m)",
+	  ct_set_record },
+	{ 'b', "buffer-size", "SIZE", "ring buffer size, e.g. 256K, 16M (default 4M;\n"
+	  "rounded up to a power of two)", ct_set_record },
+	{ 'v', "verbose", NULL, "counters every second and per event at exit,\n"
+	  "and libbpf's log; -vv adds libbpf's debug log", ct_set_record },
+	{ 0 },
+};
+
+static const struct ct_opt ct_record_output_opts[] = {
+	{ 'o', "output", "DIR", "write a CTF 1.8 capture to DIR (read it with\n"
+	  "babeltrace2 or Trace Compass) instead of lines", ct_set_record },
+	{ 'f', "format", "FORMAT", "text (default) or json, one object per line",
+	  ct_set_record },
+	{ CT_OPT_PER_CPU_RINGS, "per-cpu-rings", NULL,
+	  "one ring per CPU (each of --buffer-size)\n"
+	  "instead of one shared ring", ct_set_record },
+	{ CT_OPT_WAKEUP, "wakeup", "MODE", "batch (default: drain every 100 ms or when a\n"
+	  "ring is a quarter full) or always (wake the\n"
+	  "reader for every record)", ct_set_record },
+	{ 0 },
+};
+
+static const struct ct_opt ct_always_on_opts[] = {
+	{ CT_OPT_FLIGHT, "flight-recorder", "SIZE",
+	  "keep only the newest SIZE of the capture in\n"
+	  "memory (e.g. 64M), overwriting the oldest; a\n"
+	  "snapshot writes it to DIR/snapshot-N on SIGUSR1\n"
+	  "and at the end", ct_set_record },
+	{ CT_OPT_CHUNK_SIZE, "chunk-size", "SIZE",
+	  "write DIR/chunk-N, each a capture of at most\n"
+	  "SIZE (e.g. 256M), then begin the next", ct_set_record },
+	{ CT_OPT_CHUNK_TIME, "chunk-time", "SECONDS",
+	  "begin the next chunk after SECONDS (e.g. 10m)", ct_set_record },
+	{ CT_OPT_MAX_CHUNKS, "max-chunks", "N",
+	  "keep the newest N chunks, removing the oldest\n"
+	  "(default: keep all)", ct_set_record },
+	{ 0 },
+};
+
+static const struct ct_opt ct_trigger_opts[] = {
+	{ CT_OPT_TRIG_DELAY, "trigger-delay", "TIME",
+	  "a task waited longer than TIME (e.g. 20ms)\n"
+	  "from its wakeup or preemption to running", ct_set_record },
+	{ CT_OPT_TRIG_PID, "trigger-pid", "PID", "... only a thread of process PID",
+	  ct_set_record },
+	{ CT_OPT_TRIG_TID, "trigger-tid", "TID", "... only thread TID",
+	  ct_set_record },
+	{ CT_OPT_TRIG_IRQ, "trigger-irq", "TIME",
+	  "an interrupt or softirq ran longer than TIME", ct_set_record },
+	{ CT_OPT_TRIG_EXEC, "trigger-exec", "NAME",
+	  "a program named NAME (1-15 chars) was exec'd", ct_set_record },
+	{ CT_OPT_TRIG_BEFORE, "trigger-before", "SECONDS",
+	  "keep SECONDS before the trigger in its\n"
+	  "snapshot (default: all the recorder holds)", ct_set_record },
+	{ CT_OPT_TRIG_AFTER, "trigger-after", "SECONDS",
+	  "go on recording SECONDS after it before\n"
+	  "the snapshot is written (default 1, 0: none)", ct_set_record },
+	{ CT_OPT_TRIG_COOLDOWN, "trigger-cooldown", "SECONDS",
+	  "no trigger sooner than SECONDS after\n"
+	  "the last (default 10)", ct_set_record },
+	{ CT_OPT_TRIG_MAX, "trigger-max", "N",
+	  "at most N triggers (default 10, 0: no limit)", ct_set_record },
+	{ 0 },
+};
+
+static void ct_record_init(void *p)
+{
+	struct ct_record_opts *opts = p;
+
 	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
 	opts->format = CT_FORMAT_TEXT;
 	opts->events = ct_all_events();
 	opts->trigger.after = 1.0;
 	opts->trigger.cooldown = 10.0;
 	opts->trigger.max = 10;
-	optind = 0;	/* glibc: rescan from the start, tests parse many times */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:b:f:e:p:t:c:C:G:o:vh", longopts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			ct_record_usage(out);
-			return CT_PARSE_EXIT;
-		}
-		if (c == ':') {
-			ct_bad_option(err, "record", "option needs a value", argv,
-				      optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-		if (c == '?') {
-			ct_bad_option(err, "record", "unknown option", argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-		if (ct_record_option(c, opts, err, "record"))
-			return CT_PARSE_ERROR;
-	}
-	if (optind < argc) {
-		fprintf(err, "coretrace record: unexpected argument '%s'\n",
-			argv[optind]);
-		return CT_PARSE_ERROR;
-	}
-	return ct_check_parts(opts, err) ? CT_PARSE_ERROR : CT_PARSE_OK;
 }
 
-static void ct_top_usage(FILE *out)
+static int ct_record_finish(void *opts, int argc, char **argv, int first,
+			    FILE *err)
 {
-	fputs("usage: coretrace top [options]\n"
-	      "\n"
-	      "A live overview, refreshed every interval: what used the CPUs (ms\n"
-	      "per second) and woke them (events per second), by process,\n"
-	      "interrupt, softirq, timer and work function, then idle-state and\n"
-	      "frequency residency per CPU. q quits. When stdout is not a\n"
-	      "terminal, one plain report is printed per interval.\n"
-	      "\n"
-	      "  -i, --interval SECONDS   refresh period (default 2)\n"
-	      "  -n, --rows N             rows shown (default: what fits, or 30)\n"
-	      "  -d, --duration SECONDS   stop after this long\n"
-	      "  -e, --event LIST         events to trace (default: all)\n"
-	      "  -p, --pid PID            one process;  -t, --tid TID: one thread\n"
-	      "  -c, --comm NAME[*]       tasks named NAME (or starting with it)\n"
-	      "  -C, --cpu LIST           CPUs, e.g. 0,2-3\n"
-	      "  -G, --cgroup DIR         tasks in this cgroup v2 group or below it\n"
-	      "      --no-cgroup-names    no group attribution (--by cgroup: one row)\n"
-	      "      --by cgroup          a row per cgroup: CPU time, switches, wakeups,\n"
-	      "                           scheduling delay (--by task: the default rows)\n"
-	      "  -b, --buffer-size SIZE   ring buffer size (default 4M)\n"
-	      "  -v, --verbose            libbpf's messages too\n",
-	      out);
+	if (first < argc) {
+		fprintf(err, "coretrace record: unexpected argument '%s'\n",
+			argv[first]);
+		return -1;
+	}
+	return ct_check_parts(opts, err);
 }
+
+static const struct ct_opt_group ct_record_groups[] = {
+	{ "what to trace:", ct_trace_opts, CT_TRACE_NOTE },
+	{ "output and buffering:", ct_record_output_opts, NULL },
+	{ NULL, ct_session_opts, NULL },
+	{ "always on (with -o DIR, which may exist and hold earlier parts):",
+	  ct_always_on_opts, NULL },
+	{ "triggers (with --flight-recorder; decided in the kernel, each takes a\n"
+	  "snapshot; their events are traced whatever -e says):",
+	  ct_trigger_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_record_command = {
+	.name = "record",
+	.summary = "trace events and print them, one line each",
+	.usage = "[options]",
+	.description =
+		"Trace until Ctrl-C, SIGTERM or the end of --duration, one line per\n"
+		"event on stdout, then a summary of records received and lost on\n"
+		"stderr. Filters run in the kernel: what they reject never reaches\n"
+		"the ring buffer.\n",
+	.groups = ct_record_groups,
+	.footer =
+		"exit status: 0 when tracing ended normally, 1 when it could not start\n"
+		"(no privileges, no BTF) or failed, 2 for a bad command line.\n",
+	.opts_size = sizeof(struct ct_record_opts),
+	.init = ct_record_init,
+	.finish = ct_record_finish,
+};
+
+int ct_parse_record_args(int argc, char **argv, struct ct_record_opts *opts,
+			 FILE *out, FILE *err)
+{
+	return ct_parse_command(&ct_record_command, argc, argv, opts, out, err);
+}
+
+/* top's own options, then record's for what to trace */
+static int ct_set_top(int id, const char *arg, void *p, FILE *err,
+		      const char *cmd)
+{
+	struct ct_record_opts *opts = p;
+
+	switch (id) {
+	case 'i':
+		if (!ct_parse_seconds(arg, &opts->top_interval) &&
+		    opts->top_interval >= 0.1)
+			return 0;
+		fprintf(err, "coretrace top: invalid interval '%s' (want seconds, at least 0.1)\n",
+			arg);
+		return -1;
+	case 'n':
+		if (!ct_parse_count(arg, &opts->top_rows))
+			return 0;
+		fprintf(err, "coretrace top: -n wants a number of rows, not '%s'\n",
+			arg);
+		return -1;
+	default:
+		return ct_parse_by(arg, &opts->top_by_cgroup, err, cmd);
+	}
+}
+
+static const struct ct_opt ct_top_opts[] = {
+	{ 'i', "interval", "SECONDS", "refresh period (default 2)", ct_set_top },
+	{ 'n', "rows", "N", "rows shown (default: what fits, or 30)", ct_set_top },
+	{ CT_OPT_BY, "by", "cgroup", "a row per cgroup: CPU time, switches, wakeups,\n"
+	  "scheduling delay (--by task: the default rows)", ct_set_top },
+	{ 0 },
+};
+
+static void ct_top_init(void *p)
+{
+	struct ct_record_opts *opts = p;
+
+	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
+	opts->events = ct_all_events();
+	opts->top_interval = 2.0;
+}
+
+static const struct ct_opt_group ct_top_groups[] = {
+	{ NULL, ct_top_opts, NULL },
+	{ "what to trace:", ct_trace_opts, NULL },
+	{ NULL, ct_session_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_top_command = {
+	.name = "top",
+	.summary = "a live overview: CPU use and wakeups, idle states",
+	.usage = "[options]",
+	.description =
+		"A live overview, refreshed every interval: what used the CPUs (ms\n"
+		"per second) and woke them (events per second), by process,\n"
+		"interrupt, softirq, timer and work function, then idle-state and\n"
+		"frequency residency per CPU. q quits. When stdout is not a\n"
+		"terminal, one plain report is printed per interval.\n",
+	.groups = ct_top_groups,
+	.opts_size = sizeof(struct ct_record_opts),
+	.init = ct_top_init,
+};
 
 int ct_parse_top_args(int argc, char **argv, struct ct_record_opts *opts,
 		      FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "interval",	   required_argument, NULL, 'i' },
-		{ "rows",	   required_argument, NULL, 'n' },
-		{ "duration",	   required_argument, NULL, 'd' },
-		{ "buffer-size",   required_argument, NULL, 'b' },
-		{ "event",	   required_argument, NULL, 'e' },
-		{ "pid",	   required_argument, NULL, 'p' },
-		{ "tid",	   required_argument, NULL, 't' },
-		{ "comm",	   required_argument, NULL, 'c' },
-		{ "cpu",	   required_argument, NULL, 'C' },
-		{ "cgroup",	   required_argument, NULL, 'G' },
-		{ "no-cgroup-names", no_argument,     NULL, CT_OPT_NO_CGROUP_NAMES },
-		{ "by",		   required_argument, NULL, CT_OPT_BY },
-		{ "verbose",	   no_argument,	      NULL, 'v' },
-		{ "help",	   no_argument,	      NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(opts, 0, sizeof(*opts));
-	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
-	opts->events = ct_all_events();
-	opts->top_interval = 2.0;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:n:d:b:e:p:t:c:C:G:vh", longopts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			ct_top_usage(out);
-			return CT_PARSE_EXIT;
-		}
-		if (c == ':' || c == '?') {
-			ct_bad_option(err, "top", c == ':' ? "option needs a value" :
-				      "unknown option", argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-		if (c == 'i') {
-			if (!ct_parse_seconds(optarg, &opts->top_interval) &&
-			    opts->top_interval >= 0.1)
-				continue;
-			fprintf(err, "coretrace top: invalid interval '%s' (want seconds, at least 0.1)\n",
-				optarg);
-			return CT_PARSE_ERROR;
-		}
-		if (c == 'n') {
-			if (!ct_parse_count(optarg, &opts->top_rows))
-				continue;
-			fprintf(err, "coretrace top: -n wants a number of rows, not '%s'\n",
-				optarg);
-			return CT_PARSE_ERROR;
-		}
-		if (c == CT_OPT_BY) {
-			if (!ct_parse_by(optarg, &opts->top_by_cgroup, err, "top"))
-				continue;
-			return CT_PARSE_ERROR;
-		}
-		if (ct_record_option(c, opts, err, "top"))
-			return CT_PARSE_ERROR;
-	}
-	if (optind < argc) {
-		fprintf(err, "coretrace top: unexpected argument '%s'\n",
-			argv[optind]);
-		return CT_PARSE_ERROR;
-	}
-	return CT_PARSE_OK;
+	return ct_parse_command(&ct_top_command, argc, argv, opts, out, err);
 }
 
-static void ct_timechart_usage(FILE *out)
+static int ct_set_timechart(int id, const char *arg, void *p, FILE *err,
+			    const char *cmd)
 {
-	fputs("usage: coretrace timechart DIR -o FILE.svg [-n TASKS] [-w PIXELS] [--by cgroup]\n"
-	      "\n"
-	      "Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
-	      "task that ran, or idle), a lane per task for the busiest ones\n"
-	      "(running, runnable, sleeping), a time axis and a legend.\n"
-	      "\n"
-	      "  -o, --output FILE        the SVG to write (required)\n"
-	      "  -n, --tasks N            task lanes (default 20)\n"
-	      "  -w, --width PIXELS       width of the time axis (default 1600)\n"
-	      "      --by cgroup          CPU lanes coloured by the cgroup of the task\n"
-	      "                           that ran (--by task: a colour per task)\n",
-	      out);
+	struct ct_timechart_opts *opts = p;
+
+	switch (id) {
+	case 'o':
+		opts->output = arg;
+		return 0;
+	case 'n':
+		if (!ct_parse_count(arg, &opts->tasks) && opts->tasks <= 1000)
+			return 0;
+		fprintf(err, "coretrace timechart: invalid task count '%s' (want 0 to 1000)\n",
+			arg);
+		return -1;
+	case 'w':
+		if (!ct_parse_count(arg, &opts->width) && opts->width >= 100 &&
+		    opts->width <= 100000)
+			return 0;
+		fprintf(err, "coretrace timechart: invalid width '%s' (want 100 to 100000 pixels)\n",
+			arg);
+		return -1;
+	default:
+		return ct_parse_by(arg, &opts->by_cgroup, err, cmd);
+	}
 }
+
+static const struct ct_opt ct_timechart_opts[] = {
+	{ 'o', "output", "FILE", "the SVG to write (required)", ct_set_timechart },
+	{ 'n', "tasks", "N", "task lanes (default 20)", ct_set_timechart },
+	{ 'w', "width", "PIXELS", "width of the time axis (default 1600)",
+	  ct_set_timechart },
+	{ CT_OPT_BY, "by", "cgroup", "CPU lanes coloured by the cgroup of the task\n"
+	  "that ran (--by task: a colour per task)", ct_set_timechart },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_timechart_groups[] = {
+	{ NULL, ct_timechart_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_timechart_init(void *p)
+{
+	struct ct_timechart_opts *opts = p;
+
+	opts->tasks = 20;
+	opts->width = 1600;
+}
+
+static int ct_timechart_finish(void *p, int argc, char **argv, int first,
+			       FILE *err)
+{
+	struct ct_timechart_opts *opts = p;
+
+	if (first + 1 != argc || !opts->output) {
+		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
+		return -1;
+	}
+	opts->dir = argv[first];
+	return 0;
+}
+
+const struct ct_command ct_timechart_command = {
+	.name = "timechart",
+	.summary = "draw a capture as an SVG timeline",
+	.usage = "DIR -o FILE.svg [-n TASKS] [-w PIXELS] [--by cgroup]",
+	.description =
+		"Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
+		"task that ran, or idle), a lane per task for the busiest ones\n"
+		"(running, runnable, sleeping), a time axis and a legend.\n",
+	.groups = ct_timechart_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_timechart_opts),
+	.init = ct_timechart_init,
+	.finish = ct_timechart_finish,
+};
 
 int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opts,
 			    FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "tasks",  required_argument, NULL, 'n' },
-		{ "width",  required_argument, NULL, 'w' },
-		{ "by",     required_argument, NULL, CT_OPT_BY },
-		{ "help",   no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(opts, 0, sizeof(*opts));
-	opts->tasks = 20;
-	opts->width = 1600;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:n:w:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			ct_timechart_usage(out);
-			return CT_PARSE_EXIT;
-		}
-		if (c == ':' || c == '?') {
-			ct_bad_option(err, "timechart", c == ':' ?
-				      "option needs a value" : "unknown option",
-				      argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-		if (c == 'o') {
-			opts->output = optarg;
-			continue;
-		}
-		if (c == 'n' && (ct_parse_count(optarg, &opts->tasks) ||
-				 opts->tasks > 1000)) {
-			fprintf(err, "coretrace timechart: invalid task count '%s' (want 0 to 1000)\n",
-				optarg);
-			return CT_PARSE_ERROR;
-		}
-		if (c == 'w' && (ct_parse_count(optarg, &opts->width) ||
-				 opts->width < 100 || opts->width > 100000)) {
-			fprintf(err, "coretrace timechart: invalid width '%s' (want 100 to 100000 pixels)\n",
-				optarg);
-			return CT_PARSE_ERROR;
-		}
-		if (c == CT_OPT_BY &&
-		    ct_parse_by(optarg, &opts->by_cgroup, err, "timechart"))
-			return CT_PARSE_ERROR;
-	}
-	if (optind + 1 != argc || !opts->output) {
-		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
-		return CT_PARSE_ERROR;
-	}
-	opts->dir = argv[optind];
-	return CT_PARSE_OK;
+	return ct_parse_command(&ct_timechart_command, argc, argv, opts, out, err);
 }
+
+static int ct_set_convert(int id, const char *arg, void *p, FILE *err,
+			  const char *cmd)
+{
+	struct ct_convert_opts *opts = p;
+
+	(void)id;
+	(void)err;
+	(void)cmd;
+	opts->perfetto = arg;
+	return 0;
+}
+
+static const struct ct_opt ct_convert_opts[] = {
+	{ CT_OPT_PERFETTO, "perfetto", "FILE", "the JSON trace to write (required)",
+	  ct_set_convert },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_convert_groups[] = {
+	{ NULL, ct_convert_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static int ct_convert_finish(void *p, int argc, char **argv, int first,
+			     FILE *err)
+{
+	struct ct_convert_opts *opts = p;
+
+	if (first + 1 != argc || !opts->perfetto) {
+		fprintf(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
+		return -1;
+	}
+	opts->dir = argv[first];
+	return 0;
+}
+
+const struct ct_command ct_convert_command = {
+	.name = "convert",
+	.summary = "write a capture as a Perfetto (Chrome JSON) trace",
+	.usage = "DIR --perfetto FILE.json",
+	.description =
+		"Write a capture as a Chrome/Perfetto JSON trace: a track per\n"
+		"CPU with a slice per run of a task, thread names, counters for\n"
+		"idle states and frequencies, instants for wakeups. Open it in\n"
+		"ui.perfetto.dev or chrome://tracing.\n",
+	.groups = ct_convert_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_convert_opts),
+	.finish = ct_convert_finish,
+};
 
 int ct_parse_convert_args(int argc, char **argv, struct ct_convert_opts *opts,
 			  FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "perfetto", required_argument, NULL, 'P' },
-		{ "help",     no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(opts, 0, sizeof(*opts));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs("usage: coretrace convert DIR --perfetto FILE.json\n"
-			      "\n"
-			      "Write a capture as a Chrome/Perfetto JSON trace: a track per\n"
-			      "CPU with a slice per run of a task, thread names, counters for\n"
-			      "idle states and frequencies, instants for wakeups. Open it in\n"
-			      "ui.perfetto.dev or chrome://tracing.\n", out);
-			return CT_PARSE_EXIT;
-		}
-		if (c == 'P') {
-			opts->perfetto = optarg;
-			continue;
-		}
-		ct_bad_option(err, "convert", c == ':' ? "option needs a value" :
-			      "unknown option", argv, optopt, longopts);
-		return CT_PARSE_ERROR;
-	}
-	if (optind + 1 != argc || !opts->perfetto) {
-		fprintf(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
-		return CT_PARSE_ERROR;
-	}
-	opts->dir = argv[optind];
-	return CT_PARSE_OK;
+	return ct_parse_command(&ct_convert_command, argc, argv, opts, out, err);
 }
+
+static int ct_set_list(int id, const char *arg, void *p, FILE *err,
+		       const char *cmd)
+{
+	struct ct_list_opts *opts = p;
+
+	(void)id;
+	(void)arg;
+	(void)err;
+	(void)cmd;
+	opts->verbose++;
+	return 0;
+}
+
+static const struct ct_opt ct_list_opts_table[] = {
+	{ 'v', "verbose", NULL, "each record's size too, in the record and in\n"
+	  "the ring buffer (with the ring's 8-byte header)", ct_set_list },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_list_groups[] = {
+	{ NULL, ct_list_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_list_command = {
+	.name = "list",
+	.summary = "list the events, whether this kernel has them, their size",
+	.usage = "[-v]",
+	.description =
+		"List every event coretrace can trace, its tracepoint, and whether\n"
+		"the running kernel has it.\n",
+	.groups = ct_list_groups,
+	.opts_size = sizeof(struct ct_list_opts),
+};
 
 int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,
 		       FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help",    no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(opts, 0, sizeof(*opts));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vh", longopts, NULL)) != -1) {
-		if (c == 'v') {
-			opts->verbose++;
-		} else if (c == 'h') {
-			ct_list_usage(out);
-			return CT_PARSE_EXIT;
-		} else {
-			ct_bad_option(err, "list", "unknown option", argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-	}
-	if (optind < argc) {
-		fprintf(err, "coretrace list: unexpected argument '%s'\n",
-			argv[optind]);
-		return CT_PARSE_ERROR;
-	}
-	return CT_PARSE_OK;
+	return ct_parse_command(&ct_list_command, argc, argv, opts, out, err);
 }
+
+static int ct_set_check(int id, const char *arg, void *p, FILE *err,
+			const char *cmd)
+{
+	struct ct_check_opts *opts = p;
+
+	(void)id;
+	(void)arg;
+	(void)err;
+	(void)cmd;
+	opts->json = true;
+	return 0;
+}
+
+static const struct ct_opt ct_check_opts_table[] = {
+	{ CT_OPT_JSON, "json", NULL, "the same as one JSON document", ct_set_check },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_check_groups[] = {
+	{ NULL, ct_check_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_check_command = {
+	.name = "check",
+	.summary = "will coretrace work here? load every program, compare\n"
+		   "every field it reads with BTF and the tracefs format",
+	.usage = "[--json]",
+	.description =
+		"Load each BPF program on its own and report, for each: its\n"
+		"tracepoint and whether this kernel has it, whether the verifier\n"
+		"accepted it, the instructions it verified, its JIT-ed size and its\n"
+		"load time; and for every field it reads: the offset libbpf\n"
+		"relocated it to, its offset and size in the kernel's BTF, and its\n"
+		"offset and size in the tracefs format file. Any disagreement or\n"
+		"rejected program is named on stderr and makes the exit status 1.\n",
+	.groups = ct_check_groups,
+	.opts_size = sizeof(struct ct_check_opts),
+};
 
 int ct_parse_check_args(int argc, char **argv, struct ct_check_opts *opts,
 			FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(opts, 0, sizeof(*opts));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 'j') {
-			opts->json = true;
-		} else if (c == 'h') {
-			ct_check_usage(out);
-			return CT_PARSE_EXIT;
-		} else {
-			ct_bad_option(err, "check", "unknown option", argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-	}
-	if (optind < argc) {
-		fprintf(err, "coretrace check: unexpected argument '%s'\n",
-			argv[optind]);
-		return CT_PARSE_ERROR;
-	}
-	return CT_PARSE_OK;
-}
-
-static void ct_report_usage(FILE *out)
-{
-	fputs("usage: coretrace report DIR [--top|--latency|--timehist] [--by cgroup]\n"
-	      "                           [--json|--csv|--html]\n"
-	      "\n"
-	      "Read a CTF capture written by coretrace record -o DIR. Without a\n"
-	      "view, print every record as record prints them live. A capture that\n"
-	      "does not read cleanly is named with the file and offset, exit 2.\n"
-	      "\n"
-	      "  --top                    what used the CPUs and woke them (ms/s,\n"
-	      "                           events/s) per process, interrupt, softirq,\n"
-	      "                           timer and work function; C-states, frequencies\n"
-	      "  --latency                per task: runtime, switches, average and\n"
-	      "                           maximum scheduling delay (perf sched latency)\n"
-	      "  --timehist               a line per run of a task: wait time,\n"
-	      "                           scheduling delay, run time (perf sched timehist)\n"
-	      "  --by cgroup              --top and --latency: a row per cgroup v2 group\n"
-	      "                           (CPU time, switches, wakeups, scheduling delay\n"
-	      "                           and where its maximum was); --by task: per task\n"
-	      "  -f, --format FORMAT      text (default), json; csv and html for --top\n"
-	      "      --json, --csv, --html  the same as --format\n"
-	      "  -n, --rows N             --top: the N busiest rows (default 20, 0: all)\n",
-	      out);
+	return ct_parse_command(&ct_check_command, argc, argv, opts, out, err);
 }
 
 static int ct_parse_report_format(const char *arg, enum ct_report_out *out)
@@ -1102,11 +1028,11 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 	enum ct_report_view view;
 
 	switch (c) {
-	case 'T':
-	case 'L':
-	case 'H':
-		view = c == 'T' ? CT_VIEW_TOP :
-		       c == 'L' ? CT_VIEW_LATENCY : CT_VIEW_TIMEHIST;
+	case CT_OPT_TOP:
+	case CT_OPT_LATENCY:
+	case CT_OPT_TIMEHIST:
+		view = c == CT_OPT_TOP ? CT_VIEW_TOP :
+		       c == CT_OPT_LATENCY ? CT_VIEW_LATENCY : CT_VIEW_TIMEHIST;
 		if (opts->view != CT_VIEW_RECORDS && opts->view != view) {
 			fprintf(err, "coretrace report: %s and %s are two views: pick one\n",
 				view_names[opts->view], view_names[view]);
@@ -1114,11 +1040,11 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 		}
 		opts->view = view;
 		return 0;
-	case 'j':
-	case 'c':
-	case 'm':
-		opts->out = c == 'j' ? CT_REPORT_JSON :
-			    c == 'c' ? CT_REPORT_CSV : CT_REPORT_HTML;
+	case CT_OPT_JSON:
+	case CT_OPT_CSV:
+	case CT_OPT_HTML:
+		opts->out = c == CT_OPT_JSON ? CT_REPORT_JSON :
+			    c == CT_OPT_CSV ? CT_REPORT_CSV : CT_REPORT_HTML;
 		return 0;
 	case 'f':
 		if (!ct_parse_report_format(arg, &opts->out))
@@ -1140,87 +1066,114 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 	return -1;
 }
 
-int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
-			 FILE *out, FILE *err)
+static int ct_set_report(int id, const char *arg, void *opts, FILE *err,
+			 const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "format",   required_argument, NULL, 'f' },
-		{ "rows",     required_argument, NULL, 'n' },
-		{ "top",      no_argument,       NULL, 'T' },
-		{ "latency",  no_argument,       NULL, 'L' },
-		{ "timehist", no_argument,       NULL, 'H' },
-		{ "json",     no_argument,       NULL, 'j' },
-		{ "csv",      no_argument,       NULL, 'c' },
-		{ "html",     no_argument,       NULL, 'm' },
-		{ "by",       required_argument, NULL, CT_OPT_BY },
-		{ "help",     no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	(void)cmd;
+	return ct_report_option(id, arg, opts, err);
+}
 
-	memset(opts, 0, sizeof(*opts));
+static const struct ct_opt ct_report_views[] = {
+	{ CT_OPT_TOP, "top", NULL, "what used the CPUs and woke them (ms/s,\n"
+	  "events/s) per process, interrupt, softirq,\n"
+	  "timer and work function; C-states, frequencies", ct_set_report },
+	{ CT_OPT_LATENCY, "latency", NULL, "per task: runtime, switches, average and\n"
+	  "maximum scheduling delay (perf sched latency)", ct_set_report },
+	{ CT_OPT_TIMEHIST, "timehist", NULL, "a line per run of a task: wait time,\n"
+	  "scheduling delay, run time (perf sched timehist)", ct_set_report },
+	{ CT_OPT_BY, "by", "cgroup", "--top and --latency: a row per cgroup v2 group\n"
+	  "(CPU time, switches, wakeups, scheduling delay\n"
+	  "and where its maximum was); --by task: per task", ct_set_report },
+	{ 'f', "format", "FORMAT", "text (default), json; csv and html for --top",
+	  ct_set_report },
+	{ CT_OPT_JSON, "json", NULL, "the same as --format json", ct_set_report },
+	{ CT_OPT_CSV, "csv", NULL, "the same as --format csv", ct_set_report },
+	{ CT_OPT_HTML, "html", NULL, "the same as --format html", ct_set_report },
+	{ 'n', "rows", "N", "--top: the N busiest rows (default 20, 0: all)",
+	  ct_set_report },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_report_groups[] = {
+	{ NULL, ct_report_views, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_report_init(void *p)
+{
+	struct ct_report_opts *opts = p;
+
 	opts->rows = CT_REPORT_TOP_ROWS;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:n:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			ct_report_usage(out);
-			return CT_PARSE_EXIT;
-		}
-		if (c == ':' || c == '?') {
-			ct_bad_option(err, "report", c == ':' ?
-				      "option needs a value" : "unknown option",
-				      argv, optopt, longopts);
-			return CT_PARSE_ERROR;
-		}
-		if (ct_report_option(c, optarg, opts, err))
-			return CT_PARSE_ERROR;
-	}
+}
+
+static int ct_report_finish(void *p, int argc, char **argv, int first,
+			    FILE *err)
+{
+	struct ct_report_opts *opts = p;
+
 	if (opts->out >= CT_REPORT_CSV && opts->view != CT_VIEW_TOP) {
 		fprintf(err, "coretrace report: csv and html are for --top\n");
-		return CT_PARSE_ERROR;
+		return -1;
 	}
 	if (opts->rows_set && opts->view != CT_VIEW_TOP) {
 		fprintf(err, "coretrace report: -n is for --top\n");
-		return CT_PARSE_ERROR;
+		return -1;
 	}
 	if (opts->by_set && opts->view != CT_VIEW_TOP &&
 	    opts->view != CT_VIEW_LATENCY) {
 		fprintf(err, "coretrace report: --by is for --top and --latency\n");
-		return CT_PARSE_ERROR;
+		return -1;
 	}
-	if (optind + 1 != argc) {
+	if (first + 1 != argc) {
 		fprintf(err, "coretrace report: want one capture directory (see coretrace report --help)\n");
-		return CT_PARSE_ERROR;
+		return -1;
 	}
-	opts->dir = argv[optind];
-	return CT_PARSE_OK;
+	opts->dir = argv[first];
+	return 0;
 }
+
+const struct ct_command ct_report_command = {
+	.name = "report",
+	.summary = "read a capture written by record -o",
+	.usage = "DIR [--top|--latency|--timehist] [--by cgroup]\n"
+		 "                           [--json|--csv|--html]",
+	.description =
+		"Read a CTF capture written by coretrace record -o DIR. Without a\n"
+		"view, print every record as record prints them live. A capture that\n"
+		"does not read cleanly is named with the file and offset, exit 2.\n",
+	.groups = ct_report_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_report_opts),
+	.init = ct_report_init,
+	.finish = ct_report_finish,
+};
+
+int ct_parse_report_args(int argc, char **argv, struct ct_report_opts *opts,
+			 FILE *out, FILE *err)
+{
+	return ct_parse_command(&ct_report_command, argc, argv, opts, out, err);
+}
+
+static const struct ct_opt_group ct_no_groups[] = {
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_version_command = {
+	.name = "version",
+	.summary = "print the version, record ABI and libbpf versions",
+	.usage = "",
+	.description =
+		"Print coretrace's version, its record ABI version (captures carry\n"
+		"it) and the version of libbpf it was built with.\n",
+	.groups = ct_no_groups,
+	.opts_size = 0,
+};
 
 int ct_parse_version_args(int argc, char **argv, FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	char none;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			ct_version_usage(out);
-			return CT_PARSE_EXIT;
-		}
-		ct_bad_option(err, "version", "unknown option", argv, optopt, longopts);
-		return CT_PARSE_ERROR;
-	}
-	if (optind < argc) {
-		fprintf(err, "coretrace version: unexpected argument '%s'\n",
-			argv[optind]);
-		return CT_PARSE_ERROR;
-	}
-	return CT_PARSE_OK;
+	return ct_parse_command(&ct_version_command, argc, argv, &none, out, err);
 }
 
 int ct_close_output(FILE *f, const char *who, const char *what)

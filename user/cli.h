@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "cgroup.h"
 #include "events.h"
+#include "options.h"
 
 #define CT_DEFAULT_BUFFER_SIZE	(4u << 20)
 #define CT_MIN_BUFFER_SIZE	4096u
@@ -98,12 +99,6 @@ struct ct_report_opts {
 
 #define CT_REPORT_TOP_ROWS	20	/* --top's rows without -n */
 
-enum ct_parse_result {
-	CT_PARSE_OK = 0,	/* run the command */
-	CT_PARSE_EXIT = 1,	/* help was printed: exit 0 */
-	CT_PARSE_ERROR = -1,	/* message printed: exit CT_EXIT_USAGE */
-};
-
 /* "2", "0.5", "1.5s", "200ms", "3m": positive, at most a day */
 int ct_parse_seconds(const char *arg, double *seconds);
 /* "65536", "64K", "4M", "1G" (binary units) */
@@ -155,7 +150,10 @@ int ct_parse_timechart_args(int argc, char **argv, struct ct_timechart_opts *opt
 /* A decimal count ("20"); 0 or -EINVAL. */
 int ct_parse_count(const char *arg, unsigned int *count);
 
-void ct_usage(FILE *out);
+/* Each command's description and options (cli.c) */
+extern const struct ct_command ct_record_command, ct_top_command,
+	ct_report_command, ct_timechart_command, ct_convert_command,
+	ct_list_command, ct_check_command, ct_version_command;
 /*
  * Flushes and closes @f (NULL: stdout, flushed and checked, left open);
  * a write error is one line "WHO: writing WHAT failed: reason" on stderr.

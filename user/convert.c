@@ -137,18 +137,18 @@ static void cv_record(const union ct_record *rec, void *data)
 {
 	struct cv_state *s = data;
 	unsigned int cpu = rec->hdr.cpu;
-	const struct ct_cpu_state *cs = &rec->cpu_state;
+	const struct ct_cpu_idle *cs = &rec->cpu_idle;	/* and cpu_frequency */
 
 	if (cpu >= CT_MAX_CPUS)
 		return;
 	s->cpu_seen[cpu] = true;
 	switch (rec->hdr.type) {
 	case CT_EV_SCHED_SWITCH:
-		cv_end_run(s, cpu, rec->hdr.ts);
-		s->last_switch = rec->hdr.ts;
+		cv_end_run(s, cpu, ct_ts(rec));
+		s->last_switch = ct_ts(rec);
 		s->cpus[cpu].running = rec->sched_switch.next_pid != 0;
 		s->cpus[cpu].tid = rec->sched_switch.next_pid;
-		s->cpus[cpu].since = rec->hdr.ts;
+		s->cpus[cpu].since = ct_ts(rec);
 		cv_note_tid(s, rec->sched_switch.next_pid);
 		cv_note_tid(s, rec->sched_switch.prev_pid);
 		break;
@@ -158,7 +158,7 @@ static void cv_record(const union ct_record *rec, void *data)
 		fprintf(s->out, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,",
 			ct_events[rec->hdr.type].name,
 			cv_note_tid(s, rec->wakeup.pid), rec->wakeup.pid);
-		cv_ts(s->out, "ts", rec->hdr.ts);
+		cv_ts(s->out, "ts", ct_ts(rec));
 		fprintf(s->out, ",\"args\":{\"cpu\":%u,\"target_cpu\":%u}}", cpu,
 			rec->wakeup.target_cpu);
 		break;
@@ -170,12 +170,12 @@ static void cv_record(const union ct_record *rec, void *data)
 		break;
 	case CT_EV_CPU_IDLE:
 		if (cs->cpu_id < CT_MAX_CPUS)
-			cv_counter(s, cs->cpu_id, "idle state", cs->ts,
+			cv_counter(s, cs->cpu_id, "idle state", ct_ts(cs),
 				   cs->state == CT_IDLE_EXIT ? -1 : (long long)cs->state);
 		break;
 	case CT_EV_CPU_FREQUENCY:
 		if (cs->cpu_id < CT_MAX_CPUS)
-			cv_counter(s, cs->cpu_id, "frequency kHz", cs->ts, cs->state);
+			cv_counter(s, cs->cpu_id, "frequency kHz", ct_ts(cs), cs->state);
 		break;
 	default:
 		break;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CTF 1.8 writer. Events are serialized field by field from the
- * tables below, so reserved bytes never reach the disk and strings are
- * written up to their NUL.
+ * The CTF 1.8 writer. A record is its capture event (ct_abi.h): an event
+ * is the record's bytes from its type on, copied, its string up to the
+ * NUL; the metadata is written from the same field lists.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,139 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "ctf.h"
-
-#define F(rec, member, ctf_name, kind) \
-	{ ctf_name, offsetof(struct rec, member), \
-	  sizeof(((struct rec *)0)->member), kind }
-#define END { NULL, 0, 0, CT_CTF_UINT }
-
-static const struct ct_ctf_field ct_f_comm[] = {
-	F(ct_comm, pid, "_tid", CT_CTF_UINT),
-	F(ct_comm, comm, "_comm", CT_CTF_STRING),
-	END
-};
-
-static const struct ct_ctf_field ct_f_irq_name[] = {
-	F(ct_irq_name, irq, "_irq", CT_CTF_UINT),
-	F(ct_irq_name, name, "_name", CT_CTF_STRING),
-	END
-};
-
-static const struct ct_ctf_field ct_f_sched_switch[] = {
-	F(ct_sched_switch, prev_pid, "_prev_tid", CT_CTF_UINT),
-	F(ct_sched_switch, next_pid, "_next_tid", CT_CTF_UINT),
-	/* Trace Compass names threads from it; prev_comm is left out */
-	{ "_next_comm", offsetof(struct ct_sched_switch, next_pid), CT_COMM_LEN,
-	  CT_CTF_COMM },
-	F(ct_sched_switch, prev_state, "_prev_state", CT_CTF_UINT),
-	F(ct_sched_switch, prev_prio, "_prev_prio", CT_CTF_UINT),
-	F(ct_sched_switch, next_prio, "_next_prio", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_wakeup[] = {
-	F(ct_wakeup, pid, "_tid", CT_CTF_UINT),
-	F(ct_wakeup, target_cpu, "_target_cpu", CT_CTF_UINT),
-	F(ct_wakeup, prio, "_prio", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_migrate[] = {
-	F(ct_migrate, pid, "_tid", CT_CTF_UINT),
-	F(ct_migrate, orig_cpu, "_orig_cpu", CT_CTF_UINT),
-	F(ct_migrate, dest_cpu, "_dest_cpu", CT_CTF_UINT),
-	F(ct_migrate, prio, "_prio", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_fork[] = {
-	F(ct_fork, parent_pid, "_parent_tid", CT_CTF_UINT),
-	F(ct_fork, child_pid, "_child_tid", CT_CTF_UINT),
-	F(ct_fork, child_comm, "_child_comm", CT_CTF_STRING),
-	END
-};
-
-static const struct ct_ctf_field ct_f_exec[] = {
-	F(ct_exec, pid, "_tid", CT_CTF_UINT),
-	F(ct_exec, old_pid, "_old_tid", CT_CTF_UINT),
-	F(ct_exec, filename, "_filename", CT_CTF_STRING),
-	END
-};
-
-static const struct ct_ctf_field ct_f_exit[] = {
-	F(ct_exit, pid, "_tid", CT_CTF_UINT),
-	F(ct_exit, prio, "_prio", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_rename[] = {
-	F(ct_task_rename, pid, "_tid", CT_CTF_UINT),
-	F(ct_task_rename, newcomm, "_newcomm", CT_CTF_STRING),
-	END
-};
-
-static const struct ct_ctf_field ct_f_cpu_state[] = {
-	F(ct_cpu_state, state, "_state", CT_CTF_UINT),
-	F(ct_cpu_state, cpu_id, "_cpu_id", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_irq[] = {
-	F(ct_irq, irq, "_irq", CT_CTF_UINT),
-	F(ct_irq, ret, "_ret", CT_CTF_SINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_softirq[] = {
-	F(ct_softirq, vec, "_vec", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_function[] = {
-	F(ct_function, function, "_function", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_task_cgroup[] = {
-	F(ct_task_cgroup, pid, "_tid", CT_CTF_UINT),
-	F(ct_task_cgroup, cgroup_id, "_cgroup_id", CT_CTF_UINT),
-	END
-};
-
-static const struct ct_ctf_field ct_f_cgroup_name[] = {
-	F(ct_cgroup_name, cgroup_id, "_cgroup_id", CT_CTF_UINT),
-	F(ct_cgroup_name, level, "_level", CT_CTF_UINT),
-	F(ct_cgroup_name, path, "_path", CT_CTF_STRING),
-	END
-};
+#include "version.h"
 
 _Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
 	       "record types must leave the extended header's id free");
-
-const struct ct_ctf_event ct_ctf_events[CT_EV_MAX] = {
-	[CT_EV_COMM] = { "coretrace_comm", ct_f_comm },
-	[CT_EV_IRQ_NAME] = { "coretrace_irq_name", ct_f_irq_name },
-	[CT_EV_SCHED_SWITCH] = { "sched_switch", ct_f_sched_switch },
-	[CT_EV_SCHED_WAKEUP] = { "sched_wakeup", ct_f_wakeup },
-	[CT_EV_SCHED_WAKEUP_NEW] = { "sched_wakeup_new", ct_f_wakeup },
-	[CT_EV_SCHED_WAKING] = { "sched_waking", ct_f_wakeup },
-	[CT_EV_SCHED_MIGRATE_TASK] = { "sched_migrate_task", ct_f_migrate },
-	[CT_EV_SCHED_PROCESS_FORK] = { "sched_process_fork", ct_f_fork },
-	[CT_EV_SCHED_PROCESS_EXEC] = { "sched_process_exec", ct_f_exec },
-	[CT_EV_SCHED_PROCESS_EXIT] = { "sched_process_exit", ct_f_exit },
-	[CT_EV_TASK_RENAME] = { "task_rename", ct_f_rename },
-	[CT_EV_CPU_IDLE] = { "power_cpu_idle", ct_f_cpu_state },
-	[CT_EV_CPU_FREQUENCY] = { "power_cpu_frequency", ct_f_cpu_state },
-	[CT_EV_IRQ_HANDLER_ENTRY] = { "irq_handler_entry", ct_f_irq },
-	[CT_EV_IRQ_HANDLER_EXIT] = { "irq_handler_exit", ct_f_irq },
-	[CT_EV_SOFTIRQ_ENTRY] = { "irq_softirq_entry", ct_f_softirq },
-	[CT_EV_SOFTIRQ_EXIT] = { "irq_softirq_exit", ct_f_softirq },
-	[CT_EV_TIMER_EXPIRE_ENTRY] = { "timer_expire_entry", ct_f_function },
-	[CT_EV_HRTIMER_EXPIRE_ENTRY] = { "timer_hrtimer_expire_entry", ct_f_function },
-	[CT_EV_WORKQUEUE_EXECUTE_START] = { "workqueue_execute_start", ct_f_function },
-	[CT_EV_TASK_CGROUP] = { "coretrace_task_cgroup", ct_f_task_cgroup },
-	[CT_EV_CGROUP_NAME] = { "coretrace_cgroup_name", ct_f_cgroup_name },
-};
 
 static void ct_uuid_text(const unsigned char u[16], char out[37])
 {
@@ -217,13 +88,19 @@ static void ct_tsdl_part(FILE *f, const struct ct_ctf_env *env,
 		(unsigned long long)part->overwritten_records);
 }
 
-static void ct_tsdl_field(FILE *f, const struct ct_ctf_field *field)
+static void ct_tsdl_field(FILE *f, const struct ct_field *field)
 {
-	if (field->kind == CT_CTF_STRING || field->kind == CT_CTF_COMM)
-		fprintf(f, "\t\tstring %s;\n", field->name);
-	else
-		fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d; } %s;\n",
-			field->size * 8u, field->kind == CT_CTF_SINT, field->name);
+	bool is_signed = field->kind == CT_FK_SINT ||
+			 field->kind == CT_FK_IRQ_RET || field->kind == CT_FK_IDLE;
+	bool hex = field->kind == CT_FK_KFUNC || field->kind == CT_FK_ADDR;
+
+	if (field->kind == CT_FK_STRING) {
+		fprintf(f, "\t\tstring %s;\n", field->ctf_name);
+		return;
+	}
+	fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d;%s } %s;\n",
+		field->size * 8u, is_signed, hex ? " base = 16;" : "",
+		field->ctf_name);
 }
 
 int ct_ctf_write_metadata(FILE *f, const unsigned char uuid[16],
@@ -251,9 +128,9 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t};\n};\n\n", text);
 	fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"coretrace\";\n"
-		"\ttracer_major = 0;\n\ttracer_minor = 2;\n\tcoretrace_abi = %d;\n"
+		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\tcoretrace_abi = %d;\n"
 		"\tcoretrace_ctf = %d;\n\tsysname = \"Linux\";\n\tkernel_release = ",
-		CT_ABI_VERSION, CT_CTF_FORMAT);
+		CT_VERSION_MAJOR, CT_VERSION_MINOR, CT_ABI_VERSION, CT_CTF_FORMAT);
 	ct_tsdl_string(f, env->kernel_release);
 	fputs(";\n\thostname = ", f);
 	ct_tsdl_string(f, env->hostname);
@@ -280,9 +157,9 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 	      "\t\tuint32_t cpu_id;\n\t};\n};\n", f);
 	for (i = 0; i < CT_EV_MAX; i++) {
 		fprintf(f, "\nevent {\n\tname = \"%s\";\n\tid = %d;\n\tstream_id = 0;\n"
-			"\tfields := struct {\n", ct_ctf_events[i].name, i);
-		for (j = 0; ct_ctf_events[i].fields[j].name; j++)
-			ct_tsdl_field(f, &ct_ctf_events[i].fields[j]);
+			"\tfields := struct {\n", ct_events[i].ctf_name, i);
+		for (j = 0; j < (int)ct_events[i].nfields; j++)
+			ct_tsdl_field(f, &ct_events[i].fields[j]);
 		fputs("\t};\n};\n", f);
 	}
 	fprintf(f, "\nevent {\n\tname = \"coretrace_ksym\";\n\tid = %d;\n\tstream_id = 0;\n"
@@ -294,31 +171,6 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 static void ct_put(unsigned char **p, const void *src, size_t n)
 {
 	memcpy(*p, src, n);
-	*p += n;
-}
-
-/*
- * A number field: its sizes spelled out so each copy is one move, not a
- * call to memcpy (this runs for every field of every record).
- */
-static void ct_put_field(unsigned char **p, const void *src, size_t n)
-{
-	switch (n) {
-	case 1:
-		**p = *(const unsigned char *)src;
-		break;
-	case 2:
-		memcpy(*p, src, 2);
-		break;
-	case 4:
-		memcpy(*p, src, 4);
-		break;
-	case 8:
-		memcpy(*p, src, 8);
-		break;
-	default:
-		memcpy(*p, src, n);
-	}
 	*p += n;
 }
 
@@ -340,37 +192,89 @@ static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
 	s->clock = ts;
 }
 
-/* Serialize @rec's event at @out, stamped @ts; returns its size. */
-static size_t ct_ctf_serialize(const struct ct_ctf *ctf, struct ct_ctf_stream *s,
-			       const union ct_record *rec, uint64_t ts,
-			       unsigned char *out)
-{
-	const struct ct_ctf_field *field = ct_ctf_events[rec->hdr.type].fields;
-	const unsigned char *raw = (const unsigned char *)rec;
-	const char *text;
-	unsigned char *p = out;
-	char name[CT_COMM_LEN];
-	uint32_t pid;
+/*
+ * The fixed part of every event (its bytes from the type byte to its
+ * string, or its end) is copied as CT_CTF_FIXED_COPY bytes, a constant
+ * the compiler turns into a few moves, and the packet advanced by what
+ * the event really takes: a record is read up to CT_HDR_SIZE +
+ * CT_CTF_FIXED_COPY bytes from its start, which the ring (its data area
+ * is mapped twice, back to back) and union ct_record always have.
+ */
+#define CT_CTF_FIXED_COPY	24
 
-	ct_put_header(&p, s, rec->hdr.type, ts);
-	for (; field->name; field++) {
-		switch (field->kind) {
-		case CT_CTF_COMM:
-			memcpy(&pid, raw + field->offset, sizeof(pid));
-			text = ct_comm_name(ctf->comms, pid, rec->hdr.cpu, name,
-					    sizeof(name));
-			ct_put(&p, text, strnlen(text, CT_COMM_LEN - 1u));
-			*p++ = '\0';
-			break;
-		case CT_CTF_STRING:
-			text = (const char *)raw + field->offset;
-			ct_put(&p, text, strnlen(text, field->size - 1u));
-			*p++ = '\0';
-			break;
-		default:
-			ct_put_field(&p, raw + field->offset, field->size);
-		}
+#define CT_X_FIXED_FITS(id, ev, ctf, cat, tp, rec, flags)		\
+	_Static_assert(CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED_SIZE, rec) -	\
+		       CT_EVENT_START <= CT_CTF_FIXED_COPY,		\
+		       #ev "'s fixed fields fit the copy");
+#define CT_X_FIXED_SIZE(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
+CT_EVENT_TABLE(CT_X_FIXED_FITS)
+_Static_assert(sizeof(union ct_record) >= CT_HDR_SIZE + CT_CTF_FIXED_COPY,
+	       "a record holds what the copy reads");
+
+/*
+ * A task name (16 bytes) to its NUL at @p: copied whole, its length
+ * found with the bytes as two words (the lowest byte that is zero), at
+ * most 15 and a NUL. Returns the bytes the event takes.
+ */
+static inline size_t ct_put_comm(unsigned char *p, const unsigned char *src)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t w[2], zero;
+	size_t n;
+
+	memcpy(w, src, sizeof(w));
+	memcpy(p, w, sizeof(w));
+	zero = (w[0] - ones) & ~w[0] & highs;
+	if (zero)
+		return (size_t)__builtin_ctzll(zero) / 8 + 1;
+	zero = (w[1] - ones) & ~w[1] & highs;
+	n = zero ? 8 + (size_t)__builtin_ctzll(zero) / 8 : CT_COMM_LEN - 1;
+	p[n] = '\0';
+	return n + 1;
+}
+
+/* A longer string (a path) to its NUL, cut to @max - 1 bytes */
+static size_t ct_put_string(unsigned char *p, const unsigned char *src,
+			    size_t max)
+{
+	size_t n = strnlen((const char *)src, max - 1);
+
+	memcpy(p, src, n);
+	p[n] = '\0';
+	return n + 1;
+}
+
+/*
+ * @rec's event at @out, stamped @ts; returns its size. The record's bytes
+ * from its type on are the event: copied, with the stream's time in the
+ * compact header's timestamp (a record that reached the ring late is
+ * stamped no earlier than the one before it). When the clock moved 2^32
+ * ns or more the header is the extended one and the fields follow it.
+ */
+static inline __attribute__((always_inline)) size_t
+ct_ctf_copy(struct ct_ctf_stream *s, const union ct_record *rec, uint64_t ts,
+	    unsigned char *out)
+{
+	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
+	const unsigned char *raw = (const unsigned char *)rec;
+	uint32_t low = (uint32_t)ts;
+	unsigned char *p = out;
+
+	if (__builtin_expect(ts - s->clock < (1ull << 32), 1)) {
+		memcpy(p, raw + CT_EVENT_START, CT_CTF_FIXED_COPY);
+		memcpy(p + 1, &low, sizeof(low));
+		p += desc->fixed_end - CT_EVENT_START;
+		s->clock = ts;
+	} else {
+		ct_put_header(&p, s, rec->hdr.type, ts);
+		memcpy(p, raw + CT_HDR_SIZE, CT_CTF_FIXED_COPY);
+		p += desc->fixed_end - CT_HDR_SIZE;
 	}
+	if (desc->string_max == CT_COMM_LEN)
+		p += ct_put_comm(p, raw + desc->fixed_end);
+	else if (desc->string_max)
+		p += ct_put_string(p, raw + desc->fixed_end, desc->string_max);
 	return (size_t)(p - out);
 }
 
@@ -1076,13 +980,6 @@ int ct_ctf_flush_all(struct ct_ctf *ctf)
 	return ctf->error;
 }
 
-static bool ct_is_function(const union ct_record *rec)
-{
-	return rec->hdr.type == CT_EV_TIMER_EXPIRE_ENTRY ||
-	       rec->hdr.type == CT_EV_HRTIMER_EXPIRE_ENTRY ||
-	       rec->hdr.type == CT_EV_WORKQUEUE_EXECUTE_START;
-}
-
 /* True the first time @addr is seen (or when the set is full). */
 static bool ct_ctf_first_sight(struct ct_ctf *ctf, uint64_t addr)
 {
@@ -1122,39 +1019,43 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
+	unsigned int cpu = rec->hdr.cpu, type = rec->hdr.type;
+	uint64_t ts = ct_ts(rec);
 	struct ct_ctf_stream *s;
-	int cpu = rec->hdr.cpu;
-	uint64_t ts;
 	size_t n;
 
-	if (cpu >= ctf->ncpus)
+	if (cpu >= (unsigned int)ctf->ncpus)
 		return -ERANGE;
 	s = &ctf->streams[cpu];
-	/* room for the largest event and a name: serialize in place */
+	/* room for the largest event and a name: write in place */
 	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
-		ct_ctf_write_packet(ctf, cpu);
-	/*
-	 * A stream's clock never goes back: a record that reached the ring
-	 * after a later one of its CPU (an interrupt's, between the handler
-	 * reading the clock and reserving) is stamped with the later time.
-	 */
-	ts = rec->hdr.ts > s->clock ? rec->hdr.ts : s->clock;
+		ct_ctf_write_packet(ctf, (int)cpu);
 	if (!s->used) {
+		if (ts < s->clock)
+			ts = s->clock;
 		s->ts_begin = ts;	/* the reader's clock at the packet */
 		s->clock = ts;
 		s->first_added_ns = now_ns;
+	} else if (ts < s->clock) {
+		/*
+		 * A stream's clock never goes back: a record that reached
+		 * the ring after a later one of its CPU (an interrupt's,
+		 * between the handler reading the clock and reserving) is
+		 * stamped with the later time.
+		 */
+		ts = s->clock;
 	}
 	s->ts_end = ts;
-	if (ctf->ksyms && ctf->announced && ct_is_function(rec) &&
-	    ct_ctf_first_sight(ctf, rec->function.function))
-		ct_ctf_put_ksym(ctf, s, ts, rec->function.function);
-	n = ct_ctf_serialize(ctf, s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
+	if (__builtin_expect(ct_type_names_function(type), 0) && ctf->ksyms &&
+	    ctf->announced && ct_ctf_first_sight(ctf, ct_rec_function(rec)))
+		ct_ctf_put_ksym(ctf, s, ts, ct_rec_function(rec));
+	n = ct_ctf_copy(s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
 	s->used += n;
 	s->packet_events++;
 	s->events++;
 	ctf->events++;
-	ctf->type_events[rec->hdr.type]++;
-	ctf->type_bytes[rec->hdr.type] += n;
+	ctf->type_events[type]++;
+	ctf->type_bytes[type] += n;
 	return ctf->error;
 }
 
@@ -1316,8 +1217,8 @@ static int ct_names_put(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 
 	if (s->used + CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
 		err = ct_names_flush(ctf, s, written);
-	s->used += ct_ctf_serialize(ctf, s, rec, rec->hdr.ts,
-				    s->packet + CT_CTF_HEAD + s->used);
+	s->used += ct_ctf_copy(s, rec, ct_ts(rec),
+			       s->packet + CT_CTF_HEAD + s->used);
 	return err;
 }
 
@@ -1386,7 +1287,7 @@ long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
 		return -ENOMEM;
 	s.ts_begin = s.ts_end = s.clock = ts;
 	memset(&rec, 0, sizeof(rec));
-	rec.hdr.ts = ts;
+	ct_set_ts(&rec, ts);
 	rec.hdr.type = CT_EV_COMM;
 	for (i = 0; comms->slots && i <= comms->mask && !err; i++) {
 		const struct ct_comm_slot *slot = &comms->slots[i];

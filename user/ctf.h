@@ -2,8 +2,9 @@
 /*
  * CTF 1.8 captures: a trace directory with a TSDL `metadata` file and one
  * stream file per CPU, written packet by packet. Each event is a 1-byte
- * id (the record type), a 64-bit timestamp of the monotonic clock and the
- * record's fields, byte-aligned, named after LTTng's kernel events.
+ * id (the record type), the low 32 bits of the monotonic clock and the
+ * record's fields, byte-aligned, named after LTTng's kernel events: the
+ * record as BPF wrote it, from its type on (ct_abi.h).
  */
 #ifndef CORETRACE_CTF_H
 #define CORETRACE_CTF_H
@@ -29,7 +30,7 @@
  * follow (LTTng's compact/extended scheme, byte-aligned).
  */
 #define CT_CTF_ID_EXTENDED	255
-#define CT_CTF_FORMAT		3	/* env.coretrace_ctf: this layout */
+#define CT_CTF_FORMAT		4	/* env.coretrace_ctf: this layout */
 /*
  * A CTF-only event after the record types: the name of a timer or work
  * function, written once per address before its first record, so a
@@ -46,29 +47,6 @@
  * so that it reads alone; its packets say cpu 0.
  */
 #define CT_CTF_NAMES_FILE	"names"
-
-/* a record field as CTF sees it */
-enum ct_ctf_kind {
-	CT_CTF_UINT,
-	CT_CTF_SINT,
-	CT_CTF_STRING,
-	CT_CTF_COMM,	/* a string: the name of the pid at offset, on disk only */
-};
-
-struct ct_ctf_field {
-	const char *name;	/* "_prev_tid" */
-	uint16_t offset;	/* in the coretrace record */
-	uint16_t size;		/* bytes; for strings, the array's length */
-	enum ct_ctf_kind kind;
-};
-
-struct ct_ctf_event {
-	const char *name;			/* LTTng's name where one exists */
-	const struct ct_ctf_field *fields;	/* ends with a NULL name */
-};
-
-/* CTF name and fields of each record type */
-extern const struct ct_ctf_event ct_ctf_events[CT_EV_MAX];
 
 struct ct_ctf_env {
 	const char *kernel_release;
@@ -106,7 +84,6 @@ struct ct_ctf {
 	int error;			/* first write error (-errno), sticky */
 	uint64_t events, bytes;		/* written so far, all streams */
 	uint64_t type_events[CT_EV_MAX], type_bytes[CT_EV_MAX]; /* serialized */
-	const struct ct_comm_cache *comms;	/* names for CT_CTF_COMM fields */
 	struct ct_ksyms *ksyms;		/* function names, or NULL */
 	uint64_t *announced;		/* functions already named */
 	uint64_t ksym_events;		/* coretrace_ksym events written */

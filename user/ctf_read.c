@@ -610,7 +610,7 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 	return err;
 }
 
-static uint64_t ct_u64(const unsigned char *p)
+static uint64_t ct_get_u64(const unsigned char *p)
 {
 	uint64_t v;
 
@@ -618,7 +618,7 @@ static uint64_t ct_u64(const unsigned char *p)
 	return v;
 }
 
-static uint32_t ct_u32(const unsigned char *p)
+static uint32_t ct_get_u32(const unsigned char *p)
 {
 	uint32_t v;
 
@@ -636,14 +636,14 @@ static long ct_read_header(const unsigned char *p, size_t len,
 		if (len < 10)
 			return -1;
 		*id = p[1];
-		*clock = ct_u64(p + 2);
+		*clock = ct_get_u64(p + 2);
 		return 10;
 	}
 	if (len < 5)
 		return -1;
 	*id = p[0];
 	/* the low 32 bits: the clock wrapped if they went back */
-	ts = (*clock & ~0xffffffffull) | ct_u32(p + 1);
+	ts = (*clock & ~0xffffffffull) | ct_get_u32(p + 1);
 	if (ts < *clock)
 		ts += 1ull << 32;
 	*clock = ts;
@@ -664,7 +664,7 @@ static long ct_read_ksym(struct ct_ctf_reader *r, const unsigned char *p,
 	if ((size_t)(nul - (p + 8)) >= CT_CTF_KSYM_NAME)
 		return -3;
 	if (r->on_ksym)
-		r->on_ksym(r->ksym_ctx, ct_u64(p), (const char *)p + 8);
+		r->on_ksym(r->ksym_ctx, ct_get_u64(p), (const char *)p + 8);
 	return (long)(nul - p) + 1;
 }
 
@@ -678,7 +678,7 @@ static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
 			  size_t len, unsigned cpu, uint64_t *clock,
 			  union ct_record *raw)
 {
-	const struct ct_ctf_field *field;
+	const struct ct_event_desc *desc;
 	unsigned char *out = (unsigned char *)raw;
 	const unsigned char *nul;
 	unsigned int id;
@@ -696,29 +696,27 @@ static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
 	}
 	if (id >= CT_EV_MAX)
 		return -2;
-	memset(raw, 0, sizeof(*raw));
+	desc = &ct_events[id];
+	memset(raw, 0, desc->size);
 	raw->hdr.type = (uint8_t)id;
-	raw->hdr.ts = *clock;
+	ct_set_ts(raw, *clock);
 	raw->hdr.cpu = (uint16_t)cpu;
+	/* the fields are the record's, from its header on */
 	pos = (size_t)head;
-	for (field = ct_ctf_events[id].fields; field->name; field++) {
-		if (field->kind == CT_CTF_STRING || field->kind == CT_CTF_COMM) {
-			nul = memchr(p + pos, '\0', len - pos);
-			if (!nul)
-				return -1;
-			n = (size_t)(nul - (p + pos));
-			if (n >= field->size)
-				return -3;
-			/* a name on disk only (next_comm) is not in the record */
-			if (field->kind == CT_CTF_STRING)
-				memcpy(out + field->offset, p + pos, n);
-			pos += n + 1;
-		} else {
-			if (pos + field->size > len)
-				return -1;
-			memcpy(out + field->offset, p + pos, field->size);
-			pos += field->size;
-		}
+	n = desc->fixed_end - CT_HDR_SIZE;
+	if (n > len - pos)
+		return -1;
+	memcpy(out + CT_HDR_SIZE, p + pos, n);
+	pos += n;
+	if (desc->string_max) {
+		nul = memchr(p + pos, '\0', len - pos);
+		if (!nul)
+			return -1;
+		n = (size_t)(nul - (p + pos));
+		if (n >= desc->string_max)
+			return -3;
+		memcpy(out + desc->fixed_end, p + pos, n);
+		pos += n + 1;
 	}
 	return (long)pos;
 }
@@ -792,9 +790,9 @@ static int ct_cursor_fail(struct ct_cursor *c, uint64_t off, const char *what)
 static const char *ct_packet_context_check(const struct ct_cursor *c,
 					   const unsigned char *hdr)
 {
-	uint64_t begin = ct_u64(hdr + 24), end = ct_u64(hdr + 32);
-	uint64_t discarded = ct_u64(hdr + 56);
-	uint32_t cpu = ct_u32(hdr + 64);
+	uint64_t begin = ct_get_u64(hdr + 24), end = ct_get_u64(hdr + 32);
+	uint64_t discarded = ct_get_u64(hdr + 56);
+	uint32_t cpu = ct_get_u32(hdr + 64);
 
 	if (begin > end)
 		return "packet's timestamp_begin after its timestamp_end";
@@ -916,12 +914,12 @@ static int ct_cursor_load(struct ct_cursor *c)
 		return ct_cursor_next_chunk(c);
 	if (c->size - off < head || ct_cursor_read(c, off, hdr, head))
 		return ct_cursor_fail(c, off, "truncated packet header");
-	if (ct_u32(hdr) != CT_CTF_MAGIC)
+	if (ct_get_u32(hdr) != CT_CTF_MAGIC)
 		return ct_cursor_fail(c, off, "wrong packet magic");
 	if (memcmp(hdr + 4, c->uuid, 16))
 		return ct_cursor_fail(c, off, "packet of another trace (uuid differs)");
-	content = ct_u64(hdr + 40);
-	packet = ct_u64(hdr + 48);
+	content = ct_get_u64(hdr + 40);
+	packet = ct_get_u64(hdr + 48);
 	if (content % 8 || packet % 8 || content > packet || content < head * 8)
 		return ct_cursor_fail(c, off, "content size larger than the packet, or not whole bytes");
 	if (packet / 8 > c->size - off)
@@ -944,12 +942,12 @@ static int ct_cursor_load(struct ct_cursor *c)
 		return ct_cursor_fail(c, off, err);
 	c->packet_bytes = packet / 8;
 	c->packets++;
-	c->ts_begin = ct_u64(hdr + 24);
-	c->ts_end = ct_u64(hdr + 32);
-	c->discarded = ct_u64(hdr + 56);
+	c->ts_begin = ct_get_u64(hdr + 24);
+	c->ts_end = ct_get_u64(hdr + 32);
+	c->discarded = ct_get_u64(hdr + 56);
 	c->r->discarded = c->discarded;
 	c->clock = c->ts_begin;
-	c->cpu = ct_u32(hdr + 64);
+	c->cpu = ct_get_u32(hdr + 64);
 	ct_reader_note_losses(c->r, c->cpu, c->lost_base + c->discarded);
 	c->pos = 0;
 	return 0;
@@ -1177,7 +1175,8 @@ static struct ct_cursor *ct_oldest(struct ct_cursor *c, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (c[i].has_next && (!best || c[i].next.hdr.ts < best->next.hdr.ts))
+		if (c[i].has_next &&
+		    (!best || ct_ts(&c[i].next) < ct_ts(&best->next)))
 			best = &c[i];
 	return best;
 }

@@ -144,7 +144,7 @@ static void ct_text_prefix(struct ct_buf *b, const union ct_record *rec,
 			   uint32_t task_pid, const struct ct_print_ctx *pctx)
 {
 	char name[CT_COMM_LEN + 16];
-	unsigned long long ts = rec->hdr.ts;
+	unsigned long long ts = ct_ts(rec);
 
 	ct_buf_printf(b, "%16s-%-7u [%03u] %5llu.%06llu: %s: ",
 		      ct_comm_name(pctx->comms, task_pid, rec->hdr.cpu,
@@ -152,6 +152,16 @@ static void ct_text_prefix(struct ct_buf *b, const union ct_record *rec,
 		      task_pid, rec->hdr.cpu, ts / 1000000000ull,
 		      ts % 1000000000ull / 1000ull,
 		      ct_events[rec->hdr.type].name);
+}
+
+/* the name a switch carries for the task it switches in */
+static const char *ct_next_name(const struct ct_sched_switch *sw, char *buf,
+				size_t len)
+{
+	size_t n = strnlen(sw->next_comm, sizeof(sw->next_comm));
+
+	snprintf(buf, len, "%.*s", (int)n, sw->next_comm);
+	return buf;
 }
 
 static void ct_text_sched_switch(struct ct_buf *b, const union ct_record *rec,
@@ -166,32 +176,10 @@ static void ct_text_sched_switch(struct ct_buf *b, const union ct_record *rec,
 				   prev, sizeof(prev)),
 		      sw->prev_pid, sw->prev_prio,
 		      ct_task_state_str(sw->prev_state, state, sizeof(state)),
-		      ct_comm_name(pctx->comms, sw->next_pid, sw->cpu,
-				   next, sizeof(next)),
+		      ct_next_name(sw, next, sizeof(next)),
 		      sw->next_pid, sw->next_prio);
 	if (sw->flags & CT_F_PID_MISMATCH)
 		ct_buf_printf(b, " (prev_pid is not the current task)");
-}
-
-static void ct_json_sched_switch(struct ct_buf *b, const union ct_record *rec,
-				 const struct ct_print_ctx *pctx)
-{
-	const struct ct_sched_switch *sw = &rec->sched_switch;
-	char name[CT_COMM_LEN + 16], state[24];
-
-	ct_buf_printf(b, ",\"prev_comm\":");
-	ct_buf_json_str(b, ct_comm_name(pctx->comms, sw->prev_pid, sw->cpu,
-					name, sizeof(name)), sizeof(name));
-	ct_buf_printf(b, ",\"prev_pid\":%u,\"prev_prio\":%u,\"prev_state\":\"%s\"",
-		      sw->prev_pid, sw->prev_prio,
-		      ct_task_state_str(sw->prev_state, state, sizeof(state)));
-	ct_buf_printf(b, ",\"next_comm\":");
-	ct_buf_json_str(b, ct_comm_name(pctx->comms, sw->next_pid, sw->cpu,
-					name, sizeof(name)), sizeof(name));
-	ct_buf_printf(b, ",\"next_pid\":%u,\"next_prio\":%u",
-		      sw->next_pid, sw->next_prio);
-	if (sw->flags & CT_F_PID_MISMATCH)
-		ct_buf_printf(b, ",\"pid_mismatch\":true");
 }
 
 static void ct_text_task_rename(struct ct_buf *b, const union ct_record *rec,
@@ -201,22 +189,10 @@ static void ct_text_task_rename(struct ct_buf *b, const union ct_record *rec,
 	char old[CT_COMM_LEN + 16];
 
 	ct_text_prefix(b, rec, rn->pid, pctx);
-	ct_buf_printf(b, "pid=%u oldcomm=%s newcomm=%s", rn->pid,
+	ct_buf_printf(b, "pid=%u oldcomm=%s newcomm=%.*s", rn->pid,
 		      ct_comm_name(pctx->comms, rn->pid, rn->cpu, old,
-				   sizeof(old)), rn->newcomm);
-}
-
-static void ct_json_task_rename(struct ct_buf *b, const union ct_record *rec,
-				const struct ct_print_ctx *pctx)
-{
-	const struct ct_task_rename *rn = &rec->task_rename;
-	char old[CT_COMM_LEN + 16];
-
-	ct_buf_printf(b, ",\"pid\":%u,\"oldcomm\":", rn->pid);
-	ct_buf_json_str(b, ct_comm_name(pctx->comms, rn->pid, rn->cpu, old,
-					sizeof(old)), sizeof(old));
-	ct_buf_printf(b, ",\"newcomm\":");
-	ct_buf_json_str(b, rn->newcomm, sizeof(rn->newcomm));
+				   sizeof(old)),
+		      (int)strnlen(rn->newcomm, sizeof(rn->newcomm)), rn->newcomm);
 }
 
 /* "comm=NAME pid=N" of @pid, for the events about one task */
@@ -228,18 +204,6 @@ static void ct_text_task(struct ct_buf *b, const struct ct_print_ctx *pctx,
 	ct_buf_printf(b, "comm=%s pid=%u",
 		      ct_comm_name(pctx->comms, pid, cpu, name, sizeof(name)),
 		      pid);
-}
-
-static void ct_json_task(struct ct_buf *b, const struct ct_print_ctx *pctx,
-			 const char *comm_key, const char *pid_key,
-			 uint32_t pid, unsigned int cpu)
-{
-	char name[CT_COMM_LEN + 16];
-
-	ct_buf_printf(b, ",\"%s\":", comm_key);
-	ct_buf_json_str(b, ct_comm_name(pctx->comms, pid, cpu, name,
-					sizeof(name)), sizeof(name));
-	ct_buf_printf(b, ",\"%s\":%u", pid_key, pid);
 }
 
 /* the current task is unknown for most events: the prefix names the
@@ -254,22 +218,9 @@ static void ct_text_wakeup(struct ct_buf *b, const union ct_record *rec,
 	ct_buf_printf(b, " prio=%u target_cpu=%03u", w->prio, w->target_cpu);
 }
 
-static void ct_json_wakeup(struct ct_buf *b, const union ct_record *rec,
-			   const struct ct_print_ctx *pctx)
-{
-	const struct ct_wakeup *w = &rec->wakeup;
-
-	ct_json_task(b, pctx, "comm", "pid", w->pid, w->cpu);
-	ct_buf_printf(b, ",\"prio\":%u,\"target_cpu\":%u", w->prio,
-		      w->target_cpu);
-}
-
 #define ct_text_sched_wakeup		ct_text_wakeup
 #define ct_text_sched_wakeup_new	ct_text_wakeup
 #define ct_text_sched_waking		ct_text_wakeup
-#define ct_json_sched_wakeup		ct_json_wakeup
-#define ct_json_sched_wakeup_new	ct_json_wakeup
-#define ct_json_sched_waking		ct_json_wakeup
 
 static void ct_text_sched_migrate_task(struct ct_buf *b,
 				       const union ct_record *rec,
@@ -283,17 +234,6 @@ static void ct_text_sched_migrate_task(struct ct_buf *b,
 		      m->orig_cpu, m->dest_cpu);
 }
 
-static void ct_json_sched_migrate_task(struct ct_buf *b,
-				       const union ct_record *rec,
-				       const struct ct_print_ctx *pctx)
-{
-	const struct ct_migrate *m = &rec->migrate;
-
-	ct_json_task(b, pctx, "comm", "pid", m->pid, m->cpu);
-	ct_buf_printf(b, ",\"prio\":%u,\"orig_cpu\":%u,\"dest_cpu\":%u",
-		      m->prio, m->orig_cpu, m->dest_cpu);
-}
-
 static void ct_text_sched_process_fork(struct ct_buf *b,
 				       const union ct_record *rec,
 				       const struct ct_print_ctx *pctx)
@@ -302,21 +242,9 @@ static void ct_text_sched_process_fork(struct ct_buf *b,
 
 	ct_text_prefix(b, rec, f->parent_pid, pctx);
 	ct_text_task(b, pctx, f->parent_pid, f->cpu);
-	ct_buf_printf(b, " child_comm=%s child_pid=%u", f->child_comm,
-		      f->child_pid);
-}
-
-static void ct_json_sched_process_fork(struct ct_buf *b,
-				       const union ct_record *rec,
-				       const struct ct_print_ctx *pctx)
-{
-	const struct ct_fork *f = &rec->fork;
-
-	ct_json_task(b, pctx, "parent_comm", "parent_pid", f->parent_pid,
-		     f->cpu);
-	ct_buf_printf(b, ",\"child_comm\":");
-	ct_buf_json_str(b, f->child_comm, sizeof(f->child_comm));
-	ct_buf_printf(b, ",\"child_pid\":%u", f->child_pid);
+	ct_buf_printf(b, " child_comm=%.*s child_pid=%u",
+		      (int)strnlen(f->child_comm, sizeof(f->child_comm)),
+		      f->child_comm, f->child_pid);
 }
 
 static void ct_text_sched_process_exec(struct ct_buf *b,
@@ -326,20 +254,9 @@ static void ct_text_sched_process_exec(struct ct_buf *b,
 	const struct ct_exec *e = &rec->exec;
 
 	ct_text_prefix(b, rec, e->pid, pctx);
-	ct_buf_printf(b, "filename=%s pid=%u old_pid=%u", e->filename, e->pid,
-		      e->old_pid);
-}
-
-static void ct_json_sched_process_exec(struct ct_buf *b,
-				       const union ct_record *rec,
-				       const struct ct_print_ctx *pctx)
-{
-	const struct ct_exec *e = &rec->exec;
-
-	(void)pctx;
-	ct_buf_printf(b, ",\"filename\":");
-	ct_buf_json_str(b, e->filename, sizeof(e->filename));
-	ct_buf_printf(b, ",\"pid\":%u,\"old_pid\":%u", e->pid, e->old_pid);
+	ct_buf_printf(b, "filename=%.*s pid=%u old_pid=%u",
+		      (int)strnlen(e->filename, sizeof(e->filename)),
+		      e->filename, e->pid, e->old_pid);
 }
 
 static void ct_text_sched_process_exit(struct ct_buf *b,
@@ -353,20 +270,10 @@ static void ct_text_sched_process_exit(struct ct_buf *b,
 	ct_buf_printf(b, " prio=%u", e->prio);
 }
 
-static void ct_json_sched_process_exit(struct ct_buf *b,
-				       const union ct_record *rec,
-				       const struct ct_print_ctx *pctx)
-{
-	const struct ct_exit *e = &rec->exit;
-
-	ct_json_task(b, pctx, "comm", "pid", e->pid, e->cpu);
-	ct_buf_printf(b, ",\"prio\":%u", e->prio);
-}
-
 /* the per-CPU events name no task: the prefix shows "-" for it */
 static void ct_text_cpu_prefix(struct ct_buf *b, const union ct_record *rec)
 {
-	unsigned long long ts = rec->hdr.ts;
+	unsigned long long ts = ct_ts(rec);
 
 	ct_buf_printf(b, "%16s-%-7s [%03u] %5llu.%06llu: %s: ", "", "",
 		      rec->hdr.cpu, ts / 1000000000ull,
@@ -377,7 +284,7 @@ static void ct_text_cpu_prefix(struct ct_buf *b, const union ct_record *rec)
 static void ct_text_cpu_idle(struct ct_buf *b, const union ct_record *rec,
 			     const struct ct_print_ctx *pctx)
 {
-	const struct ct_cpu_state *c = &rec->cpu_state;
+	const struct ct_cpu_idle *c = &rec->cpu_idle;
 
 	(void)pctx;
 	ct_text_cpu_prefix(b, rec);
@@ -387,34 +294,14 @@ static void ct_text_cpu_idle(struct ct_buf *b, const union ct_record *rec,
 		ct_buf_printf(b, "state=%u cpu_id=%u", c->state, c->cpu_id);
 }
 
-static void ct_json_cpu_idle(struct ct_buf *b, const union ct_record *rec,
-			     const struct ct_print_ctx *pctx)
-{
-	const struct ct_cpu_state *c = &rec->cpu_state;
-
-	(void)pctx;
-	ct_buf_printf(b, ",\"state\":%d,\"cpu_id\":%u",
-		      c->state == CT_IDLE_EXIT ? -1 : (int)(c->state & 0x7fffffff),
-		      c->cpu_id);
-}
-
 static void ct_text_cpu_frequency(struct ct_buf *b, const union ct_record *rec,
 				  const struct ct_print_ctx *pctx)
 {
-	const struct ct_cpu_state *c = &rec->cpu_state;
+	const struct ct_cpu_frequency *c = &rec->cpu_frequency;
 
 	(void)pctx;
 	ct_text_cpu_prefix(b, rec);
 	ct_buf_printf(b, "state=%u cpu_id=%u", c->state, c->cpu_id);
-}
-
-static void ct_json_cpu_frequency(struct ct_buf *b, const union ct_record *rec,
-				  const struct ct_print_ctx *pctx)
-{
-	const struct ct_cpu_state *c = &rec->cpu_state;
-
-	(void)pctx;
-	ct_buf_printf(b, ",\"state\":%u,\"cpu_id\":%u", c->state, c->cpu_id);
 }
 
 static const char *ct_irq_name_of(const struct ct_print_ctx *pctx,
@@ -430,16 +317,8 @@ static void ct_text_irq_handler_entry(struct ct_buf *b,
 				      const struct ct_print_ctx *pctx)
 {
 	ct_text_cpu_prefix(b, rec);
-	ct_buf_printf(b, "irq=%u name=%s", rec->irq.irq,
-		      ct_irq_name_of(pctx, rec->irq.irq));
-}
-
-static void ct_json_irq_handler_entry(struct ct_buf *b,
-				      const union ct_record *rec,
-				      const struct ct_print_ctx *pctx)
-{
-	ct_buf_printf(b, ",\"irq\":%u,\"name\":", rec->irq.irq);
-	ct_buf_json_str(b, ct_irq_name_of(pctx, rec->irq.irq), CT_IRQ_NAME_LEN);
+	ct_buf_printf(b, "irq=%u name=%s", rec->irq_entry.irq,
+		      ct_irq_name_of(pctx, rec->irq_entry.irq));
 }
 
 static const char *ct_irq_ret_str(int32_t ret)
@@ -453,17 +332,8 @@ static void ct_text_irq_handler_exit(struct ct_buf *b,
 {
 	(void)pctx;
 	ct_text_cpu_prefix(b, rec);
-	ct_buf_printf(b, "irq=%u ret=%s", rec->irq.irq,
-		      ct_irq_ret_str(rec->irq.ret));
-}
-
-static void ct_json_irq_handler_exit(struct ct_buf *b,
-				     const union ct_record *rec,
-				     const struct ct_print_ctx *pctx)
-{
-	(void)pctx;
-	ct_buf_printf(b, ",\"irq\":%u,\"ret\":\"%s\"", rec->irq.irq,
-		      ct_irq_ret_str(rec->irq.ret));
+	ct_buf_printf(b, "irq=%u ret=%s", rec->irq_exit.irq,
+		      ct_irq_ret_str(rec->irq_exit.ret));
 }
 
 const char *ct_softirq_name(unsigned int vec)
@@ -486,18 +356,8 @@ static void ct_text_softirq(struct ct_buf *b, const union ct_record *rec,
 		      ct_softirq_name(rec->softirq.vec));
 }
 
-static void ct_json_softirq(struct ct_buf *b, const union ct_record *rec,
-			    const struct ct_print_ctx *pctx)
-{
-	(void)pctx;
-	ct_buf_printf(b, ",\"vec\":%u,\"action\":\"%s\"", rec->softirq.vec,
-		      ct_softirq_name(rec->softirq.vec));
-}
-
 #define ct_text_softirq_entry	ct_text_softirq
 #define ct_text_softirq_exit	ct_text_softirq
-#define ct_json_softirq_entry	ct_json_softirq
-#define ct_json_softirq_exit	ct_json_softirq
 
 const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr)
 {
@@ -506,50 +366,160 @@ const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr)
 	return pctx->syms ? ct_symtab_get(pctx->syms, addr) : NULL;
 }
 
-static void ct_text_function(struct ct_buf *b, const union ct_record *rec,
-			     const struct ct_print_ctx *pctx)
+static void ct_text_symbol(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			   uint64_t addr)
 {
-	const char *sym = ct_function_name(pctx, rec->function.function);
+	const char *sym = ct_function_name(pctx, addr);
 
-	ct_text_cpu_prefix(b, rec);
 	if (sym)
 		ct_buf_printf(b, "function=%s", sym);
 	else
-		ct_buf_printf(b, "function=0x%llx",
-			      (unsigned long long)rec->function.function);
+		ct_buf_printf(b, "function=0x%llx", (unsigned long long)addr);
 }
 
-static void ct_json_function(struct ct_buf *b, const union ct_record *rec,
+/*
+ * The entries of timers and work items ("function=NAME timer=0x...") and
+ * their exits ("timer=0x..."): the object is a timer, an hrtimer or a work
+ * item, named after the record's second field.
+ */
+static void ct_text_function(struct ct_buf *b, const union ct_record *rec,
 			     const struct ct_print_ctx *pctx)
 {
-	const char *sym = ct_function_name(pctx, rec->function.function);
+	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
 
-	ct_buf_printf(b, ",\"function\":");
-	if (sym)
-		ct_buf_json_str(b, sym, 256);
-	else
-		ct_buf_printf(b, "\"0x%llx\"",
-			      (unsigned long long)rec->function.function);
-	ct_buf_printf(b, ",\"address\":\"0x%llx\"",
-		      (unsigned long long)rec->function.function);
+	ct_text_cpu_prefix(b, rec);
+	ct_text_symbol(b, pctx, rec->timer_entry.function);
+	ct_buf_printf(b, " %s=0x%llx", desc->fields[1].json_name,
+		      (unsigned long long)rec->timer_entry.timer);
+}
+
+static void ct_text_function_end(struct ct_buf *b, const union ct_record *rec,
+				 const struct ct_print_ctx *pctx)
+{
+	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
+
+	(void)pctx;
+	ct_text_cpu_prefix(b, rec);
+	ct_buf_printf(b, "%s=0x%llx", desc->fields[0].json_name,
+		      (unsigned long long)rec->timer_exit.timer);
 }
 
 #define ct_text_timer_expire_entry	ct_text_function
 #define ct_text_hrtimer_expire_entry	ct_text_function
 #define ct_text_workqueue_execute_start	ct_text_function
-#define ct_json_timer_expire_entry	ct_json_function
-#define ct_json_hrtimer_expire_entry	ct_json_function
-#define ct_json_workqueue_execute_start	ct_json_function
+#define ct_text_timer_expire_exit	ct_text_function_end
+#define ct_text_hrtimer_expire_exit	ct_text_function_end
+#define ct_text_workqueue_execute_end	ct_text_function_end
 
 /* name announcements only feed the tables; they print nothing */
 #define ct_text_comm NULL
-#define ct_json_comm NULL
 #define ct_text_irq_name NULL
-#define ct_json_irq_name NULL
 #define ct_text_task_cgroup NULL
-#define ct_json_task_cgroup NULL
 #define ct_text_cgroup_name NULL
-#define ct_json_cgroup_name NULL
+
+/* --- JSON: every field of the table, by its kind */
+
+static uint64_t ct_field_uint(const unsigned char *p, unsigned int size)
+{
+	uint64_t v = 0;
+
+	/* little endian, as the records are */
+	memcpy(&v, p, size < sizeof(v) ? size : sizeof(v));
+	return v;
+}
+
+static int64_t ct_field_sint(const unsigned char *p, unsigned int size)
+{
+	uint64_t v = ct_field_uint(p, size);
+	unsigned int bits = size * 8;
+
+	if (bits < 64 && (v >> (bits - 1)) & 1)
+		v |= ~0ull << bits;
+	return (int64_t)v;
+}
+
+static void ct_json_name(struct ct_buf *b, const char *key, const char *value,
+			 size_t max)
+{
+	ct_buf_printf(b, ",\"%s\":", key);
+	ct_buf_json_str(b, value, max);
+}
+
+static void ct_json_field(struct ct_buf *b, const union ct_record *rec,
+			  const struct ct_field *f,
+			  const struct ct_print_ctx *pctx)
+{
+	const unsigned char *p = (const unsigned char *)rec + f->offset;
+	uint64_t v = f->kind == CT_FK_STRING ? 0 : ct_field_uint(p, f->size);
+	char name[CT_COMM_LEN + 16], state[24];
+	const char *sym;
+
+	switch (f->kind) {
+	case CT_FK_STRING:
+		ct_json_name(b, f->json_name, (const char *)p, f->size);
+		return;
+	case CT_FK_TASK:
+		if (f->companion)
+			ct_json_name(b, f->companion,
+				     ct_comm_name(pctx->comms, (uint32_t)v,
+						  rec->hdr.cpu, name, sizeof(name)),
+				     sizeof(name));
+		break;
+	case CT_FK_STATE:
+		ct_buf_printf(b, ",\"%s\":\"%s\"", f->json_name,
+			      ct_task_state_str((unsigned int)v, state,
+						sizeof(state)));
+		return;
+	case CT_FK_IDLE:
+		ct_buf_printf(b, ",\"%s\":%lld", f->json_name,
+			      v == CT_IDLE_EXIT ? -1ll : (long long)v);
+		return;
+	case CT_FK_IRQ_RET:
+		ct_buf_printf(b, ",\"%s\":\"%s\"", f->json_name,
+			      ct_irq_ret_str((int32_t)v));
+		return;
+	case CT_FK_SINT:
+		ct_buf_printf(b, ",\"%s\":%lld", f->json_name,
+			      (long long)ct_field_sint(p, f->size));
+		return;
+	case CT_FK_KFUNC:
+		sym = ct_function_name(pctx, v);
+		if (sym)
+			ct_json_name(b, f->json_name, sym, 256);
+		else
+			ct_buf_printf(b, ",\"%s\":\"0x%llx\"", f->json_name,
+				      (unsigned long long)v);
+		ct_buf_printf(b, ",\"%s\":\"0x%llx\"", f->companion,
+			      (unsigned long long)v);
+		return;
+	case CT_FK_ADDR:
+		ct_buf_printf(b, ",\"%s\":\"0x%llx\"", f->json_name,
+			      (unsigned long long)v);
+		return;
+	default:
+		break;
+	}
+	ct_buf_printf(b, ",\"%s\":%llu", f->json_name, (unsigned long long)v);
+	if (f->kind == CT_FK_IRQ && f->companion)
+		ct_json_name(b, f->companion, ct_irq_name_of(pctx, (uint32_t)v),
+			     CT_IRQ_NAME_LEN);
+	else if (f->kind == CT_FK_SOFTIRQ && f->companion)
+		ct_buf_printf(b, ",\"%s\":\"%s\"", f->companion,
+			      ct_softirq_name((unsigned int)v));
+}
+
+static void ct_json_fields(struct ct_buf *b, const union ct_record *rec,
+			   const struct ct_print_ctx *pctx)
+{
+	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
+	unsigned int i;
+
+	for (i = 0; i < desc->nfields; i++)
+		if (desc->fields[i].json_name)
+			ct_json_field(b, rec, &desc->fields[i], pctx);
+	if (rec->hdr.flags & CT_F_PID_MISMATCH)
+		ct_buf_printf(b, ",\"pid_mismatch\":true");
+}
 
 static uint32_t ct_irq_slot(uint32_t irq)
 {
@@ -611,28 +581,53 @@ void ct_learn_names(const union ct_record *rec, struct ct_comm_cache *comms,
 	}
 }
 
+/* each record's fields, from its list in ct_abi.h */
+#define CT_X_FIELD(R, kind, type, member, array, ctf, json, comp)	\
+	{ ctf, json, comp, offsetof(struct R, member), sizeof(type array), \
+	  CT_FK_##kind },
+#define CT_X_FIELDS(id, ev, ctf, cat, tp, rec, flags)			\
+	static const struct ct_field ct_fields_##ev[] = {		\
+		CT_FIELDS_##rec(CT_X_FIELD, rec)			\
+	};
+CT_EVENT_TABLE(CT_X_FIELDS)
+#undef CT_X_FIELDS
+
+/* what the capture path needs of a record: sizes and offsets, constant */
+#define CT_X_FIXED(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
+#define CT_X_STRING(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? sizeof(type array) : 0)
+#define CT_X_KFUNC(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_KFUNC ? offsetof(struct R, member) : 0)
+
 const struct ct_event_desc ct_events[CT_EV_MAX] = {
-#define CT_X_DESC(id, ev, cat, tp, rec)				\
-	[id] = {						\
-		.type = id,					\
-		.name = #ev,					\
-		.tp_category = cat,				\
-		.tp_name = tp,					\
-		.size = sizeof(struct rec),			\
-		.print_text = ct_text_##ev,			\
-		.print_json = ct_json_##ev,			\
+#define CT_X_DESC(id, ev, ctf, cat, tp, rec, evflags)			\
+	[id] = {							\
+		.type = id,						\
+		.name = #ev,						\
+		.ctf_name = ctf,					\
+		.tp_category = cat,					\
+		.tp_name = tp,						\
+		.size = sizeof(struct rec),				\
+		.fixed_end = CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED, rec), \
+		.string_max = 0 CT_FIELDS_##rec(CT_X_STRING, rec),	\
+		.kfunc_offset = 0 CT_FIELDS_##rec(CT_X_KFUNC, rec),	\
+		.flags = evflags,					\
+		.fields = ct_fields_##ev,				\
+		.nfields = sizeof(ct_fields_##ev) / sizeof(struct ct_field), \
+		.print_text = ct_text_##ev,				\
 	},
 	CT_EVENT_TABLE(CT_X_DESC)
 #undef CT_X_DESC
 };
 
 const struct ct_event_desc ct_cgroup_progs[CT_CGROUP_PROGS] = {
-	{ CT_EV_TASK_CGROUP, "cgroup_attach_task", "cgroup", "cgroup_attach_task",
-	  sizeof(struct ct_task_cgroup), NULL, NULL },
-	{ CT_EV_CGROUP_NAME, "cgroup_mkdir", "cgroup", "cgroup_mkdir",
-	  sizeof(struct ct_cgroup_name), NULL, NULL },
-	{ CT_EV_CGROUP_NAME, "cgroup_rename", "cgroup", "cgroup_rename",
-	  sizeof(struct ct_cgroup_name), NULL, NULL },
+	{ .type = CT_EV_TASK_CGROUP, .name = "cgroup_attach_task",
+	  .tp_category = "cgroup", .tp_name = "cgroup_attach_task" },
+	{ .type = CT_EV_CGROUP_NAME, .name = "cgroup_mkdir",
+	  .tp_category = "cgroup", .tp_name = "cgroup_mkdir" },
+	{ .type = CT_EV_CGROUP_NAME, .name = "cgroup_rename",
+	  .tp_category = "cgroup", .tp_name = "cgroup_rename" },
 };
 
 const struct ct_event_desc *ct_event_by_name(const char *name)
@@ -645,37 +640,9 @@ const struct ct_event_desc *ct_event_by_name(const char *name)
 	return NULL;
 }
 
-/* the string fields of each record, NUL-terminated after decoding */
-static void ct_terminate_strings(union ct_record *rec)
-{
-	switch (rec->hdr.type) {
-	case CT_EV_COMM:
-		rec->comm.comm[CT_COMM_LEN - 1] = '\0';
-		break;
-	case CT_EV_IRQ_NAME:
-		rec->irq_name.name[CT_IRQ_NAME_LEN - 1] = '\0';
-		break;
-	case CT_EV_TASK_RENAME:
-		rec->task_rename.newcomm[CT_COMM_LEN - 1] = '\0';
-		break;
-	case CT_EV_SCHED_PROCESS_FORK:
-		rec->fork.child_comm[CT_COMM_LEN - 1] = '\0';
-		break;
-	case CT_EV_SCHED_PROCESS_EXEC:
-		rec->exec.filename[CT_FILENAME_LEN - 1] = '\0';
-		break;
-	case CT_EV_CGROUP_NAME:
-		rec->cgroup_name.path[CT_CGROUP_PATH_LEN - 1] = '\0';
-		break;
-	default:
-		break;
-	}
-}
-
-int ct_decode(const void *data, size_t len, union ct_record *out)
+int ct_check_record(const void *data, size_t len)
 {
 	const unsigned char *bytes = data;
-	const struct ct_event_desc *desc;
 	unsigned int type;
 
 	if (!data || len < CT_HDR_SIZE)
@@ -683,12 +650,33 @@ int ct_decode(const void *data, size_t len, union ct_record *out)
 	type = bytes[offsetof(struct ct_hdr, type)];
 	if (type >= CT_EV_MAX)
 		return CT_DECODE_UNKNOWN_TYPE;
-	desc = &ct_events[type];
-	if (len < desc->size)
+	if (len < ct_events[type].size)
 		return CT_DECODE_TRUNCATED;
-	memcpy(out, data, desc->size);
-	ct_terminate_strings(out);
 	return CT_DECODE_OK;
+}
+
+int ct_decode(const void *data, size_t len, union ct_record *out)
+{
+	const struct ct_event_desc *desc;
+	int err = ct_check_record(data, len);
+
+	if (err)
+		return err;
+	desc = &ct_events[((const struct ct_hdr *)data)->type];
+	memcpy(out, data, desc->size);
+	if (desc->string_max)
+		((char *)out)[desc->fixed_end + desc->string_max - 1] = '\0';
+	return CT_DECODE_OK;
+}
+
+size_t ct_rec_string_len(const union ct_record *rec)
+{
+	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
+
+	if (!desc->string_max)
+		return 0;
+	return strnlen((const char *)rec + desc->fixed_end,
+		       desc->string_max - 1u);
 }
 
 const char *ct_decode_strerror(int err)
@@ -715,17 +703,15 @@ int ct_format(enum ct_format fmt, const union ct_record *rec,
 
 	if (len)
 		buf[0] = '\0';
+	if (desc->flags & CT_EVF_SILENT)
+		return 0;
 	if (fmt == CT_FORMAT_TEXT) {
-		if (!desc->print_text)
-			return 0;
 		desc->print_text(&b, rec, pctx);
 	} else {
-		if (!desc->print_json)
-			return 0;
 		ct_buf_printf(&b, "{\"ts\":%llu,\"cpu\":%u,\"event\":\"%s\"",
-			      (unsigned long long)rec->hdr.ts, rec->hdr.cpu,
+			      (unsigned long long)ct_ts(rec), rec->hdr.cpu,
 			      desc->name);
-		desc->print_json(&b, rec, pctx);
+		ct_json_fields(&b, rec, pctx);
 		ct_buf_putc(&b, '}');
 	}
 	return (int)b.pos;

@@ -11,11 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "ct_abi.h"
 #include "comm_cache.h"
 #include "ksyms.h"
 
-/* A validated record: the raw bytes copied into the matching layout. */
+/*
+ * A record, in the ring's layout (ct_abi.h): the ring's own bytes when
+ * they are valid as they are, or a copy.
+ */
 union ct_record {
 	struct ct_hdr hdr;
 	struct ct_comm comm;
@@ -27,13 +31,36 @@ union ct_record {
 	struct ct_exec exec;
 	struct ct_exit exit;
 	struct ct_task_rename task_rename;
-	struct ct_cpu_state cpu_state;
-	struct ct_irq irq;
+	struct ct_cpu_idle cpu_idle;
+	struct ct_cpu_frequency cpu_frequency;
+	struct ct_irq_entry irq_entry;
+	struct ct_irq_exit irq_exit;
 	struct ct_softirq softirq;
-	struct ct_function function;
+	struct ct_timer_entry timer_entry;
+	struct ct_timer_exit timer_exit;
+	struct ct_hrtimer_entry hrtimer_entry;
+	struct ct_hrtimer_exit hrtimer_exit;
+	struct ct_work_start work_start;
+	struct ct_work_end work_end;
 	struct ct_task_cgroup task_cgroup;
 	struct ct_cgroup_name cgroup_name;
 };
+
+/* A record's timestamp, CLOCK_MONOTONIC ns */
+static inline uint64_t ct_ts(const void *record)
+{
+	const struct ct_hdr *hdr = record;
+
+	return (uint64_t)hdr->ts_high << 32 | hdr->ts_low;
+}
+
+static inline void ct_set_ts(void *record, uint64_t ts)
+{
+	struct ct_hdr *hdr = record;
+
+	hdr->ts_high = (uint32_t)(ts >> 32);
+	hdr->ts_low = (uint32_t)ts;
+}
 
 /* irq number -> handler name, fed by irq_name records; bounded */
 #define CT_IRQ_SLOTS	512
@@ -89,20 +116,49 @@ size_t ct_text_escape(char *dst, size_t cap, const char *src, size_t n);
 bool ct_text_needs_escape(const char *s, size_t n);
 void ct_put_text_line(FILE *out, const char *line, size_t n);
 
+/* One field of a record, from its row in ct_abi.h */
+struct ct_field {
+	const char *ctf_name;		/* "_prev_tid" */
+	const char *json_name;		/* "prev_pid"; NULL: not in JSON */
+	const char *companion;		/* JSON key of its name, or NULL */
+	uint16_t offset;		/* in the record */
+	uint16_t size;			/* bytes; a string's: its array's */
+	enum ct_field_kind kind;
+};
+
 struct ct_event_desc {
 	enum ct_event_type type;
 	const char *name;		/* in outputs; BPF program "handle_<name>" */
+	const char *ctf_name;		/* the event's name in a capture */
 	const char *tp_category;	/* "" for records BPF emits on its own */
 	const char *tp_name;
-	size_t size;			/* bytes of the record, header included */
-	/* append the event's line (text) or its fields (JSON); NULL: none */
+	size_t size;			/* bytes of the record struct */
+	/*
+	 * Bytes of the record up to its string, or all of them: from
+	 * CT_EVENT_START on, the capture event's fixed part.
+	 */
+	uint16_t fixed_end;
+	uint16_t string_max;		/* its string's array, 0: none */
+	uint16_t kfunc_offset;		/* a kernel function's field, 0: none */
+	unsigned int flags;		/* CT_EVF_* */
+	const struct ct_field *fields;
+	unsigned int nfields;
+	/* append the event's line (text); NULL: none */
 	void (*print_text)(struct ct_buf *b, const union ct_record *rec,
-			   const struct ct_print_ctx *pctx);
-	void (*print_json)(struct ct_buf *b, const union ct_record *rec,
 			   const struct ct_print_ctx *pctx);
 };
 
 extern const struct ct_event_desc ct_events[CT_EV_MAX];
+
+/* The kernel function a timer or work record names (its KFUNC field) */
+static inline uint64_t ct_rec_function(const union ct_record *rec)
+{
+	uint64_t addr;
+
+	memcpy(&addr, (const unsigned char *)rec +
+	       ct_events[rec->hdr.type].kfunc_offset, sizeof(addr));
+	return addr;
+}
 
 /*
  * The programs that watch cgroup v2 for the records that name groups
@@ -124,31 +180,52 @@ enum ct_decode_error {
 };
 
 /*
- * Validate @len bytes at @data as one record and copy it into @out.
- * Bytes past the record's size are ignored. Strings are always
- * NUL-terminated in @out, whatever the input held.
+ * Is @len bytes at @data one whole record of a known type? 0 or a
+ * ct_decode_error. A valid record is read where it is: every reader
+ * bounds its strings by their arrays (ct_rec_string()).
+ */
+int ct_check_record(const void *data, size_t len);
+
+/*
+ * Validate @len bytes at @data as one record and copy it into @out,
+ * its string NUL-terminated whatever the input held. Bytes past the
+ * record's size are ignored.
  */
 int ct_decode(const void *data, size_t len, union ct_record *out);
+
+/* The length of @rec's string (at most its array - 1), 0 when none */
+size_t ct_rec_string_len(const union ct_record *rec);
 const char *ct_decode_strerror(int err);
 
 /*
- * Format @rec as one line (no newline) into @buf. Returns the length of
- * the line, 0 when the record has no output of its own (comm records),
- * or a value >= @len when @buf was too small (as snprintf does).
+ * Format @rec as one line (no newline) into @buf: text as ftrace prints
+ * it, or JSON with every field of the table. Returns the length of the
+ * line, 0 when the record has no output of its own (comm records), or a
+ * value >= @len when @buf was too small (as snprintf does).
  */
 int ct_format(enum ct_format fmt, const union ct_record *rec,
 	      const struct ct_print_ctx *pctx, char *buf, size_t len);
 
 /*
- * The records that name something (a task, an irq, a cgroup): the only
- * ones name tables learn from. One bit per type, so that the reader of a
- * ring tests every other record with one shift.
+ * The records that name something (a task, an irq, a cgroup; CT_EVF_NAMES
+ * in the table): the only ones name tables learn from. One bit per type,
+ * so that the reader of a ring tests every other record with one shift.
  */
-#define CT_NAME_RECORDS					\
-	((1ull << CT_EV_COMM) | (1ull << CT_EV_TASK_RENAME) |	\
-	 (1ull << CT_EV_SCHED_PROCESS_FORK) |			\
-	 (1ull << CT_EV_IRQ_NAME) | (1ull << CT_EV_TASK_CGROUP) |	\
-	 (1ull << CT_EV_CGROUP_NAME))
+#define CT_X_NAMES_BIT(id, name, ctf, cat, tp, rec, flags)	\
+	| ((flags) & CT_EVF_NAMES ? 1ull << (id) : 0)
+#define CT_NAME_RECORDS	(0 CT_EVENT_TABLE(CT_X_NAMES_BIT))
+
+/* The records that name a kernel function (a KFUNC field), likewise */
+#define CT_X_KFUNC_FIELD(R, kind, type, member, array, ctf, json, comp)	\
+	|| CT_FK_##kind == CT_FK_KFUNC
+#define CT_X_KFUNC_BIT(id, name, ctf, cat, tp, rec, flags)	\
+	| ((0 CT_FIELDS_##rec(CT_X_KFUNC_FIELD, rec)) ? 1ull << (id) : 0)
+#define CT_FUNCTION_RECORDS	(0 CT_EVENT_TABLE(CT_X_KFUNC_BIT))
+
+static inline bool ct_type_names_function(unsigned int type)
+{
+	return (CT_FUNCTION_RECORDS >> (type & 63)) & 1;
+}
 
 _Static_assert(CT_EV_MAX <= 64, "CT_NAME_RECORDS has a bit per record type");
 

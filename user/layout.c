@@ -91,7 +91,7 @@ static const char *ct_copy_word(const char *s, const char *stops, char *dst)
 
 int ct_relo_parse_line(const char *line, struct ct_relo *relo)
 {
-	const char *p = strstr(line, "prog '"), *q;
+	const char *p = strstr(line, "prog '"), *q, *idx;
 
 	memset(relo, 0, sizeof(*relo));
 	if (!p || !strstr(line, ": matching candidate #"))
@@ -107,6 +107,12 @@ int ct_relo_parse_line(const char *line, struct ct_relo *relo)
 		return 0;
 	q = ct_copy_word(q + 1, " (", relo->field);
 	if (!q || !(q = strstr(q, "@ offset ")))
+		return 0;
+	/* an element of an array field: next_comm[8] */
+	if (!ct_copy_word(relo->field, "[", relo->base))
+		return 0;
+	idx = strchr(relo->field, '[');
+	if (idx && (sscanf(idx, "[%d]", &relo->index) != 1 || relo->index < 0))
 		return 0;
 	if (sscanf(q, "@ offset %d)", &relo->target_offset) != 1 ||
 	    relo->target_offset < 0)

@@ -46,7 +46,9 @@ const struct ct_format_field *ct_format_find(const struct ct_tp_format *fmt,
 struct ct_relo {
 	char prog[CT_FIELD_NAME_MAX];		/* handle_sched_switch */
 	char type[CT_FIELD_NAME_MAX];		/* trace_event_raw_sched_switch */
-	char field[CT_FIELD_NAME_MAX];		/* prev_pid */
+	char field[CT_FIELD_NAME_MAX];		/* prev_pid, next_comm[8] */
+	char base[CT_FIELD_NAME_MAX];		/* the field: next_comm */
+	int index;				/* an array's element, or 0 */
 	int local_offset;			/* in the compiled object */
 	int target_offset;			/* in the running kernel */
 };
@@ -54,8 +56,8 @@ struct ct_relo {
 /*
  * Parse one line of libbpf's debug log:
  *   prog 'P': relo #N: matching candidate #0 <byte_off> [ID] struct T.F (S @ offset O)
- * into @relo (target_offset = O). Returns 1 when the line is such a
- * line, 0 otherwise.
+ * into @relo (target_offset = O); F may name an array's element, F[I].
+ * Returns 1 when the line is such a line, 0 otherwise.
  */
 int ct_relo_parse_line(const char *line, struct ct_relo *relo);
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "cli.h"
 
-#define CT_VERSION "0.3.0"
+#include "version.h"
 
 /* `coretrace list`; returns the exit code */
 int ct_list(const struct ct_list_opts *opts, FILE *out);

@@ -10,108 +10,119 @@
 #include "record.h"
 #include "timechart.h"
 
-static int ct_parse_exit(int parsed)
+static int ct_run_record(void *opts)
 {
-	return parsed == CT_PARSE_EXIT ? CT_EXIT_OK : CT_EXIT_USAGE;
+	return ct_record(opts);
 }
 
-static int ct_cmd_record(int argc, char **argv)
+static int ct_run_timechart(void *opts)
 {
-	struct ct_record_opts opts;
-	int parsed = ct_parse_record_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
+	return ct_timechart(opts);
 }
 
-static int ct_cmd_top(int argc, char **argv)
+static int ct_run_convert(void *opts)
 {
-	struct ct_record_opts opts;
-	int parsed = ct_parse_top_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_record(&opts) : ct_parse_exit(parsed);
+	return ct_convert(opts);
 }
 
-static int ct_cmd_timechart(int argc, char **argv)
+static int ct_run_list(void *opts)
 {
-	struct ct_timechart_opts opts;
-	int parsed = ct_parse_timechart_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_timechart(&opts) : ct_parse_exit(parsed);
+	return ct_list(opts, stdout);
 }
 
-static int ct_cmd_convert(int argc, char **argv)
+static int ct_run_check(void *opts)
 {
-	struct ct_convert_opts opts;
-	int parsed = ct_parse_convert_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_convert(&opts) : ct_parse_exit(parsed);
+	return ct_check(opts);
 }
 
-static int ct_cmd_list(int argc, char **argv)
+static int ct_run_report(void *opts)
 {
-	struct ct_list_opts opts;
-	int parsed = ct_parse_list_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_list(&opts, stdout) :
-				       ct_parse_exit(parsed);
+	return ct_report(opts);
 }
 
-static int ct_cmd_check(int argc, char **argv)
+static int ct_run_version(void *opts)
 {
-	struct ct_check_opts opts;
-	int parsed = ct_parse_check_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_check(&opts) : ct_parse_exit(parsed);
-}
-
-static int ct_cmd_report(int argc, char **argv)
-{
-	struct ct_report_opts opts;
-	int parsed = ct_parse_report_args(argc, argv, &opts, stdout, stderr);
-
-	return parsed == CT_PARSE_OK ? ct_report(&opts) : ct_parse_exit(parsed);
-}
-
-static int ct_cmd_version(int argc, char **argv)
-{
-	int parsed = ct_parse_version_args(argc, argv, stdout, stderr);
-
-	if (parsed != CT_PARSE_OK)
-		return ct_parse_exit(parsed);
+	(void)opts;
 	ct_version(stdout);
 	return CT_EXIT_OK;
 }
 
+/* The commands, in the order coretrace --help lists them */
+static const struct ct_cmd {
+	const struct ct_command *spec;	/* its options and help (cli.c) */
+	int (*run)(void *opts);		/* what it does, once parsed */
+} ct_cmds[] = {
+	{ &ct_record_command, ct_run_record },
+	{ &ct_list_command, ct_run_list },
+	{ &ct_top_command, ct_run_record },	/* a record session, shown live */
+	{ &ct_report_command, ct_run_report },
+	{ &ct_timechart_command, ct_run_timechart },
+	{ &ct_convert_command, ct_run_convert },
+	{ &ct_check_command, ct_run_check },
+	{ &ct_version_command, ct_run_version },
+};
+
+#define CT_NCMDS	(sizeof(ct_cmds) / sizeof(ct_cmds[0]))
+
+/* the largest options struct of any command */
+union ct_any_opts {
+	struct ct_record_opts record;
+	struct ct_report_opts report;
+	struct ct_timechart_opts timechart;
+	struct ct_convert_opts convert;
+	struct ct_list_opts list;
+	struct ct_check_opts check;
+};
+
+static void ct_usage(FILE *out)
+{
+	const struct ct_command *specs[CT_NCMDS];
+	size_t i;
+
+	for (i = 0; i < CT_NCMDS; i++)
+		specs[i] = ct_cmds[i].spec;
+	ct_commands_help(specs, CT_NCMDS, out);
+}
+
+static const struct ct_cmd *ct_find_cmd(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "--version"))
+		name = "version";
+	for (i = 0; i < CT_NCMDS; i++)
+		if (!strcmp(ct_cmds[i].spec->name, name))
+			return &ct_cmds[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char *name = argc > 1 ? argv[1] : NULL;
+	static union ct_any_opts opts;
+	const struct ct_cmd *cmd;
+	int parsed;
 
-	if (!cmd) {
+	if (!name) {
 		ct_usage(stderr);
 		return CT_EXIT_USAGE;
 	}
-	if (!strcmp(cmd, "record"))
-		return ct_cmd_record(argc - 1, argv + 1);
-	if (!strcmp(cmd, "top"))
-		return ct_cmd_top(argc - 1, argv + 1);
-	if (!strcmp(cmd, "timechart"))
-		return ct_cmd_timechart(argc - 1, argv + 1);
-	if (!strcmp(cmd, "convert"))
-		return ct_cmd_convert(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return ct_cmd_report(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return ct_cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "list"))
-		return ct_cmd_list(argc - 1, argv + 1);
-	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
-		return ct_cmd_version(argc - 1, argv + 1);
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
-	    !strcmp(cmd, "-h")) {
+	if (!strcmp(name, "help") || !strcmp(name, "--help") ||
+	    !strcmp(name, "-h")) {
 		ct_usage(stdout);
 		return CT_EXIT_OK;
 	}
-	fprintf(stderr, "coretrace: unknown command '%s' (see coretrace --help)\n",
-		cmd);
-	return CT_EXIT_USAGE;
+	cmd = ct_find_cmd(name);
+	if (!cmd) {
+		fprintf(stderr, "coretrace: unknown command '%s' (see coretrace --help)\n",
+			name);
+		return CT_EXIT_USAGE;
+	}
+	parsed = ct_parse_command(cmd->spec, argc - 1, argv + 1, &opts, stdout,
+				  stderr);
+	if (parsed == CT_PARSE_EXIT)
+		return CT_EXIT_OK;
+	if (parsed != CT_PARSE_OK)
+		return CT_EXIT_USAGE;
+	return cmd->run(&opts);
 }

@@ -210,8 +210,6 @@ static const struct ct_output_ops ct_capture_ops = {
 	.tick = ct_capture_tick,
 	.losses = ct_capture_losses,
 	.close = ct_capture_close,
-	/* a switch's next_comm comes from the cache: names first */
-	.names_first = true,
 };
 
 struct ct_output *ct_capture_output(const char *dir, int ncpus,
@@ -226,7 +224,6 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 		return NULL;
 	}
 	*err = ct_ctf_open(&c->ctf, dir, ncpus, env);
-	c->ctf.comms = &names->comms;
 	c->ctf.ksyms = names->pctx.ksyms;	/* names travel with the capture */
 	if (!*err)
 		*err = ct_ctf_start_writer(&c->ctf);
@@ -236,7 +233,8 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 		return NULL;
 	}
 	c->out.ops = &ct_capture_ops;
-	c->out.names = names;
+	/* a capture carries the names records as they come: none to learn */
+	c->out.names = NULL;
 	c->dir = dir;
 	c->now_ns = now_ns;
 	return &c->out;

@@ -114,10 +114,21 @@ static inline int ct_output_snapshot(struct ct_output *out, const char *reason,
 				    -EOPNOTSUPP;
 }
 
-/* A capture reader's record callback (ctf_read.h) feeding the output @out */
-static inline void ct_output_reader_cb(const union ct_record *rec, void *out)
+/*
+ * A capture reader's record callback (ctf_read.h) feeding the output @out.
+ * A switch names the task it switches in, which BPF does not announce
+ * otherwise (a task still running when the capture ends was named by no
+ * other record): readers learn it, after the switch is fed.
+ */
+static inline void ct_output_reader_cb(const union ct_record *rec, void *p)
 {
+	struct ct_output *out = p;
+
 	ct_output_feed(out, rec);
+	if (rec->hdr.type == CT_EV_SCHED_SWITCH && out->names &&
+	    rec->sched_switch.next_pid)
+		ct_comm_cache_set(&out->names->comms, rec->sched_switch.next_pid,
+				  rec->sched_switch.next_comm);
 }
 
 /* Does @out want the ring's losses (ct_output_losses)? */

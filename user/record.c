@@ -99,7 +99,7 @@ static double ct_now(void)
 static int ct_on_record(void *ctx, void *data, size_t len)
 {
 	struct ct_session *s = ctx;
-	union ct_record rec;
+	const union ct_record *rec = data;
 
 	if (len >= sizeof(struct ct_trigger) &&
 	    ((const struct ct_hdr *)data)->type == CT_REC_TRIGGER) {
@@ -108,12 +108,13 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		ct_trigger_seen(&s->triggers, data, &s->names);
 		return 0;
 	}
-	if (ct_decode(data, len, &rec)) {
+	/* read in the ring, where it is: every reader bounds its strings */
+	if (ct_check_record(data, len)) {
 		s->corrupt++;
 		return 0;
 	}
-	s->received[rec.hdr.type]++;
-	return ct_output_feed(s->out, &rec);
+	s->received[rec->hdr.type]++;
+	return ct_output_feed(s->out, rec);
 }
 
 /* Names of every task alive now, so early records are not nameless. */
@@ -165,7 +166,7 @@ struct ct_cg_start {
 /* one announcement, stamped before any record BPF wrote */
 static int ct_cg_feed(struct ct_cg_start *c, union ct_record *rec, int type)
 {
-	rec->hdr.ts = c->ts;
+	ct_set_ts(rec, c->ts);
 	rec->hdr.type = (uint8_t)type;
 	rec->hdr.flags = 0;
 	rec->hdr.cpu = 0;
@@ -911,9 +912,7 @@ static void ct_announce_start(const struct coretrace_bpf *skel,
 
 static bool ct_needs_ksyms(const struct ct_record_opts *opts)
 {
-	return opts->events & ((1ull << CT_EV_TIMER_EXPIRE_ENTRY) |
-			       (1ull << CT_EV_HRTIMER_EXPIRE_ENTRY) |
-			       (1ull << CT_EV_WORKQUEUE_EXECUTE_START));
+	return opts->events & CT_FUNCTION_RECORDS;
 }
 
 static int ct_session_init(struct ct_session *s,

@@ -520,7 +520,6 @@ static int ct_parts_start(struct ct_parts *p, const struct ct_ctf_env *env)
 		err = ct_parts_scan(p);
 	if (err)
 		return err;
-	p->ctf.comms = &p->out.names->comms;
 	p->ctf.ksyms = p->out.names->pctx.ksyms;	/* names travel with the parts */
 	p->ctf.sink = p->ring.buf ? ct_flight_sink : ct_chunk_sink;
 	p->ctf.sink_ctx = p;

@@ -348,7 +348,7 @@ static void tc_move(struct tc_chart *c, const struct ct_task_cgroup *tc)
 	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
 		if (c->cpu_lane[cpu] && c->cpu_tid[cpu] == tc->pid)
 			tc_set(c, c->cpu_lane[cpu], tc_group_key(c, tc->pid),
-			       tc->ts);
+			       ct_ts(tc));
 }
 
 static void tc_record(const union ct_record *rec, void *data)
@@ -357,7 +357,7 @@ static void tc_record(const union ct_record *rec, void *data)
 	const struct ct_sched_switch *sw = &rec->sched_switch;
 	struct tc_lane *l;
 
-	if (rec->hdr.ts > c->t1)
+	if (ct_ts(rec) > c->t1)
 		return;
 	switch (rec->hdr.type) {
 	case CT_EV_SCHED_SWITCH:
@@ -365,26 +365,26 @@ static void tc_record(const union ct_record *rec, void *data)
 			c->cpu_tid[sw->cpu] = sw->next_pid;
 			tc_set(c, c->cpu_lane[sw->cpu], c->opts->by_cgroup ?
 			       tc_group_key(c, sw->next_pid) : sw->next_pid,
-			       sw->ts);
+			       ct_ts(sw));
 		}
 		l = tc_task_lane(c, sw->prev_pid);
 		if (l)
 			tc_set(c, l, sw->prev_state & 0xff ? TC_SLEEPING : TC_RUNNABLE,
-			       sw->ts);
+			       ct_ts(sw));
 		l = tc_task_lane(c, sw->next_pid);
 		if (l)
-			tc_set(c, l, TC_RUNNING, sw->ts);
+			tc_set(c, l, TC_RUNNING, ct_ts(sw));
 		break;
 	case CT_EV_SCHED_WAKEUP:
 	case CT_EV_SCHED_WAKEUP_NEW:
 		l = tc_task_lane(c, rec->wakeup.pid);
 		if (l && l->key != TC_RUNNING)
-			tc_set(c, l, TC_RUNNABLE, rec->hdr.ts);
+			tc_set(c, l, TC_RUNNABLE, ct_ts(rec));
 		break;
 	case CT_EV_SCHED_PROCESS_EXIT:
 		l = tc_task_lane(c, rec->exit.pid);
 		if (l)
-			tc_set(c, l, TC_NONE, rec->hdr.ts);
+			tc_set(c, l, TC_NONE, ct_ts(rec));
 		break;
 	case CT_EV_TASK_CGROUP:
 		if (c->opts->by_cgroup)

@@ -74,13 +74,13 @@ void ct_trigger_seen(struct ct_trigger_ctl *ctl, const struct ct_trigger *t,
 		return;
 	}
 	if ((o->max && ctl->taken >= o->max) ||
-	    (ctl->taken && t->ts < ctl->fired_ns + cooldown)) {
+	    (ctl->taken && ct_ts(t) < ctl->fired_ns + cooldown)) {
 		ctl->refused++;
 		return;
 	}
 	ctl->pending = true;
-	ctl->fired_ns = t->ts;
-	ctl->due_ns = t->ts + (uint64_t)(o->after * 1e9);
+	ctl->fired_ns = ct_ts(t);
+	ctl->due_ns = ct_ts(t) + (uint64_t)(o->after * 1e9);
 	ct_trigger_describe(t, names, ctl->reason, sizeof(ctl->reason));
 }
 

@@ -45,8 +45,8 @@ sed -n 's/^{"ts":\([0-9]*\),.*/\1/p' "$work/report.json" | sort -n > "$work/repo
 check "records coretrace report printed" "$(wc -l < "$work/bt.ts")" \
 	"$(( $(wc -l < "$work/report.ts") + $(awk '$1 ~ /^coretrace_/ { n += $2 } END { print n }' "$work/counts") ))"
 check "timestamps of sched_switch, babeltrace2 against coretrace report" \
-	"$(grep 'sched_switch:' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*next_tid = \([0-9]*\), next_comm = "\([^"]*\)".*/\1 \2 \3/' | sort | md5sum)" \
-	"$(grep '"sched_switch"' "$work/report.json" | sed 's/^{"ts":\([0-9]*\),.*"next_comm":"\([^"]*\)","next_pid":\([0-9]*\),.*/\1 \3 \2/' | sort | md5sum)"
+	"$(grep 'sched_switch:' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*next_tid = \([0-9]*\),.*next_comm = "\([^"]*\)".*/\1 \2 \3/' | sort | md5sum)" \
+	"$(grep '"sched_switch"' "$work/report.json" | sed 's/^{"ts":\([0-9]*\),.*"next_pid":\([0-9]*\),.*"next_comm":"\([^"]*\)".*/\1 \2 \3/' | sort | md5sum)"
 sed -n 's/^\[0*\([0-9]*\)\].*cpu_id = \([0-9]*\) .*/\2 \1/p' "$work/bt.txt" > "$work/bt.cpu-ts"
 # (coretrace report prints no line for the name announcements)
 grep -v ' coretrace_[a-z_]*: ' "$work/bt.txt" | sed 's/^\[0*\([0-9]*\)\].*/\1/' | sort -n > "$work/bt.printed.ts"

@@ -61,7 +61,7 @@ static union ct_record *mk_rec(struct mk_state *m, union ct_record *r,
 {
 	memset(r, 0, sizeof(*r));
 	m->clock += 1000ull * (1 + mk_rand(m, step_us)) / (uint64_t)m->ncpus;
-	r->hdr.ts = m->clock;
+	ct_set_ts(r, m->clock);
 	r->hdr.type = (uint8_t)type;
 	r->hdr.cpu = (uint16_t)cpu;
 	return r;
@@ -153,10 +153,15 @@ static void mk_switch(struct mk_state *m, int cpu)
 {
 	union ct_record r;
 	uint32_t next = mk_rand(m, 4) ? mk_task(m) : 0;
+	char name[CT_COMM_LEN + 16];
 
 	mk_rec(m, &r, CT_EV_SCHED_SWITCH, cpu, 200);
 	r.sched_switch.prev_pid = m->current[cpu];
 	r.sched_switch.next_pid = next;
+	/* the kernel's name of the task switched in, as BPF copies it */
+	snprintf(r.sched_switch.next_comm, sizeof(r.sched_switch.next_comm),
+		 "%s", ct_comm_name(&m->comms, next, (unsigned int)cpu, name,
+				    sizeof(name)));
 	r.sched_switch.prev_state = (uint16_t)mk_rand(m, 2);
 	r.sched_switch.prev_prio = 120;
 	r.sched_switch.next_prio = 120;
@@ -164,12 +169,12 @@ static void mk_switch(struct mk_state *m, int cpu)
 	m->current[cpu] = next;
 	if (!next) {
 		mk_rec(m, &r, CT_EV_CPU_IDLE, cpu, 5);
-		r.cpu_state.state = 1;
-		r.cpu_state.cpu_id = (uint32_t)cpu;
+		r.cpu_idle.state = 1;
+		r.cpu_idle.cpu_id = (uint32_t)cpu;
 		mk_emit(m, &r);
 		mk_rec(m, &r, CT_EV_CPU_IDLE, cpu, 300);
-		r.cpu_state.state = CT_IDLE_EXIT;
-		r.cpu_state.cpu_id = (uint32_t)cpu;
+		r.cpu_idle.state = CT_IDLE_EXIT;
+		r.cpu_idle.cpu_id = (uint32_t)cpu;
 		mk_emit(m, &r);
 	}
 }
@@ -198,11 +203,11 @@ static void mk_interrupt(struct mk_state *m, int cpu)
 	uint32_t irq = 1 + mk_rand(m, MK_IRQS), vec = mk_rand(m, 10);
 
 	mk_rec(m, &r, CT_EV_IRQ_HANDLER_ENTRY, cpu, 50);
-	r.irq.irq = irq;
+	r.irq_entry.irq = irq;
 	mk_emit(m, &r);
 	mk_rec(m, &r, CT_EV_IRQ_HANDLER_EXIT, cpu, 10);
-	r.irq.irq = irq;
-	r.irq.ret = 1;
+	r.irq_exit.irq = irq;
+	r.irq_exit.ret = 1;
 	mk_emit(m, &r);
 	mk_rec(m, &r, CT_EV_SOFTIRQ_ENTRY, cpu, 5);
 	r.softirq.vec = vec;
@@ -212,15 +217,24 @@ static void mk_interrupt(struct mk_state *m, int cpu)
 	mk_emit(m, &r);
 }
 
+/* a timer, hrtimer or work function that runs and ends */
 static void mk_function(struct mk_state *m, int cpu)
 {
-	static const int types[] = { CT_EV_TIMER_EXPIRE_ENTRY,
-				     CT_EV_HRTIMER_EXPIRE_ENTRY,
-				     CT_EV_WORKQUEUE_EXECUTE_START };
+	static const int types[][2] = {
+		{ CT_EV_TIMER_EXPIRE_ENTRY, CT_EV_TIMER_EXPIRE_EXIT },
+		{ CT_EV_HRTIMER_EXPIRE_ENTRY, CT_EV_HRTIMER_EXPIRE_EXIT },
+		{ CT_EV_WORKQUEUE_EXECUTE_START, CT_EV_WORKQUEUE_EXECUTE_END },
+	};
+	uint32_t kind = mk_rand(m, 3);
+	uint64_t object = 0xffff888000000000ull + 64 * mk_rand(m, 256);
 	union ct_record r;
 
-	mk_rec(m, &r, types[mk_rand(m, 3)], cpu, 100);
-	r.function.function = 0xffffffff81000000ull + 16 * mk_rand(m, 64);
+	mk_rec(m, &r, types[kind][0], cpu, 100);
+	r.timer_entry.function = 0xffffffff81000000ull + 16 * mk_rand(m, 64);
+	r.timer_entry.timer = object;
+	mk_emit(m, &r);
+	mk_rec(m, &r, types[kind][1], cpu, 20);
+	r.timer_exit.timer = object;
 	mk_emit(m, &r);
 }
 
@@ -263,8 +277,8 @@ static void mk_process(struct mk_state *m, int cpu)
 	r.exit.prio = 120;
 	mk_emit(m, &r);
 	mk_rec(m, &r, CT_EV_CPU_FREQUENCY, cpu, 5);
-	r.cpu_state.state = 1000000 + 100000 * mk_rand(m, 20);
-	r.cpu_state.cpu_id = (uint32_t)cpu;
+	r.cpu_frequency.state = 1000000 + 100000 * mk_rand(m, 20);
+	r.cpu_frequency.cpu_id = (uint32_t)cpu;
 	mk_emit(m, &r);
 }
 
@@ -339,12 +353,11 @@ int main(int argc, char **argv)
 		perror(argv[optind]);
 		return 1;
 	}
-	m.ctf.comms = &m.comms;
 	m.ctf.ksyms = mk_ksyms(&ksyms);
 	m.left = records;
 	mk_run(&m, records);
 	for (i = 0; i < CT_EV_MAX; i++)
-		printf("%s %llu\n", ct_ctf_events[i].name,
+		printf("%s %llu\n", ct_events[i].ctf_name,
 		       (unsigned long long)m.fed[i]);
 	printf("coretrace_ksym %llu\n", (unsigned long long)m.ctf.ksym_events);
 	for (i = 0; i < m.ncpus && i < 64; i++)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tpbtf: attach one sched_switch variant of tests/bpf/switch_variants
- * ("tp" or "btf"), drain its ring every 100 ms until SIGINT/SIGTERM, then
- * print "tpbtf: variant=V records=N lost=L". Prints "tpbtf: attached"
- * once tracing. Benchmark tool for tests/guest/bench-tpbtf.
+ * ("tp", "btf", or "nocomm": tp without next_comm), or "all": switch_tp and the minimal handlers of the
+ * other five events make bench records (its "minimal" tracer); drain the
+ * ring every 100 ms until SIGINT/SIGTERM, then print "tpbtf: variant=V
+ * records=N lost=L". Prints "tpbtf: attached" once tracing. Benchmark
+ * tool for tests/guest/bench-tpbtf and bench-tracers.
  *
- *   tpbtf tp|btf
+ *   tpbtf tp|btf|all|nocomm
  */
 #include <signal.h>
 #include <stdio.h>
@@ -51,18 +53,27 @@ int main(int argc, char **argv)
 {
 	struct switch_variants_bpf *skel;
 	struct ring_buffer *rb;
-	bool btf;
+	bool btf, all, nocomm;
 
-	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf"))) {
-		fprintf(stderr, "usage: tpbtf tp|btf\n");
+	if (argc != 2 || (strcmp(argv[1], "tp") && strcmp(argv[1], "btf") &&
+			  strcmp(argv[1], "all") && strcmp(argv[1], "nocomm"))) {
+		fprintf(stderr, "usage: tpbtf tp|btf|all|nocomm\n");
 		return 2;
 	}
 	btf = !strcmp(argv[1], "btf");
+	all = !strcmp(argv[1], "all");
+	nocomm = !strcmp(argv[1], "nocomm");
 	skel = switch_variants_bpf__open();
 	if (!skel)
 		return 1;
-	bpf_program__set_autoload(skel->progs.switch_tp, !btf);
+	bpf_program__set_autoload(skel->progs.switch_tp, !btf && !nocomm);
+	bpf_program__set_autoload(skel->progs.switch_tp_nocomm, nocomm);
 	bpf_program__set_autoload(skel->progs.switch_btf, btf);
+	bpf_program__set_autoload(skel->progs.min_wakeup, all);
+	bpf_program__set_autoload(skel->progs.min_wakeup_new, all);
+	bpf_program__set_autoload(skel->progs.min_fork, all);
+	bpf_program__set_autoload(skel->progs.min_exec, all);
+	bpf_program__set_autoload(skel->progs.min_exit, all);
 	if (switch_variants_bpf__load(skel) || switch_variants_bpf__attach(skel)) {
 		fprintf(stderr, "tpbtf: could not load or attach the %s variant\n",
 			argv[1]);
@@ -77,8 +88,11 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	fprintf(stderr, "tpbtf: attached\n");
-	while (!stop)
+	/* as coretrace: records are submitted without a wakeup, drained on a timer */
+	while (!stop) {
 		ring_buffer__poll(rb, 100);
+		ring_buffer__consume(rb);
+	}
 	switch_variants_bpf__detach(skel);
 	ring_buffer__consume(rb);
 	printf("tpbtf: variant=%s records=%llu lost=%llu\n", argv[1], records,

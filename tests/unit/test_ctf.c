@@ -15,7 +15,7 @@ static union ct_record make_switch(uint64_t ts, int cpu)
 	union ct_record r;
 
 	memset(&r, 0, sizeof(r));
-	r.sched_switch.ts = ts;
+	ct_set_ts(&r.sched_switch, ts);
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	r.sched_switch.cpu = (uint16_t)cpu;
 	r.sched_switch.prev_pid = 100;
@@ -23,6 +23,7 @@ static union ct_record make_switch(uint64_t ts, int cpu)
 	r.sched_switch.prev_state = 1;
 	r.sched_switch.prev_prio = 120;
 	r.sched_switch.next_prio = 98;
+	memcpy(r.sched_switch.next_comm, "<...>", 6);
 	return r;
 }
 
@@ -41,8 +42,8 @@ static void test_metadata(void)
 	CT_CHECK(strstr(text, "uuid = \"12340000-0000-0000-0000-000000000000\";") != NULL);
 	CT_CHECK(strstr(text, "kernel_release = \"6.1.0-test\";") != NULL);
 	CT_CHECK(strstr(text, "hostname = \"hostquote\";") != NULL);	/* no stray quote */
-	CT_CHECK(strstr(text, "coretrace_abi = 3;") != NULL);
-	CT_CHECK(strstr(text, "coretrace_ctf = 3;") != NULL);
+	CT_CHECK(strstr(text, "coretrace_abi = 4;") != NULL);
+	CT_CHECK(strstr(text, "coretrace_ctf = 4;") != NULL);
 	CT_CHECK(strstr(text, "name = \"coretrace_task_cgroup\";") != NULL);
 	CT_CHECK(strstr(text, "string _path;") != NULL);
 	CT_CHECK(strstr(text, "enum : uint8_t { compact = 0 ... 254, extended = 255 } id;") != NULL);
@@ -53,18 +54,22 @@ static void test_metadata(void)
 		char want[96];
 
 		snprintf(want, sizeof(want), "name = \"%s\";\n\tid = %d;",
-			 ct_ctf_events[i].name, i);
+			 ct_events[i].ctf_name, i);
 		CT_CHECK(strstr(text, want) != NULL);
-		CT_CHECK(ct_ctf_events[i].fields && ct_ctf_events[i].fields[0].name);
+		CT_CHECK(ct_events[i].nfields > 0);
 	}
 	CT_CHECK(strstr(text, "integer { size = 32; align = 8; signed = 0; } _prev_tid;") != NULL);
 	CT_CHECK(strstr(text, "string _filename;") != NULL);
+	/* addresses in hex, the idle state signed (-1 when leaving idle) */
+	CT_CHECK(strstr(text, "integer { size = 64; align = 8; signed = 0; base = 16; } _function;") != NULL);
+	CT_CHECK(strstr(text, "integer { size = 32; align = 8; signed = 1; } _state;") != NULL);
+	CT_CHECK(strstr(text, "name = \"timer_hrtimer_expire_exit\";") != NULL);
+	CT_CHECK(strstr(text, "name = \"workqueue_execute_end\";") != NULL);
 	free(text);
 }
 
 /* bytes of one @rec added to a fresh capture at @ts after one at @prev */
-static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts,
-			    const struct ct_comm_cache *comms)
+static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts)
 {
 	struct ct_ctf_env env = { "r", "h", 0 };
 	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", cmd[64];
@@ -74,9 +79,8 @@ static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts,
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
-	ctf.comms = comms;
 	ct_ctf_add(&ctf, &first, 0);
-	rec.hdr.ts = ts;
+	ct_set_ts(&rec.hdr, ts);
 	rec.hdr.cpu = 0;
 	bytes = ctf.type_bytes[rec.hdr.type];
 	ct_ctf_add(&ctf, &rec, 0);
@@ -90,38 +94,82 @@ static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts,
 static void test_event_bytes(void)
 {
 	union ct_record r = make_switch(1, 0);
-	struct ct_comm_cache comms;
 
-	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
-	/* header 5, tids 8, state 2, prios 2, next_comm "<...>" and its NUL */
-	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 12 + 6);
-	ct_comm_cache_set(&comms, 200, "pingpong");
-	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 9);
-	ct_comm_cache_set(&comms, 200, "fifteen-chars-x");
-	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 16);
-	r.sched_switch.next_pid = 0;		/* "swapper/0" */
-	CT_CHECK_INT(event_bytes(r, 1, 2, &comms), 5 + 12 + 10);
+	/* header 5, tids 8, state 2, prios 2, next_comm to its NUL */
+	memcpy(r.sched_switch.next_comm, "pingpong", 9);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 9);
+	memcpy(r.sched_switch.next_comm, "fifteen-chars-x", 16);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 16);
+	/* the name's NUL in either word of the 16 bytes, or at the start */
+	memset(r.sched_switch.next_comm, 0x80, CT_COMM_LEN);
+	memcpy(r.sched_switch.next_comm, "seven77", 8);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 8);
+	memcpy(r.sched_switch.next_comm, "eight888", 9);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 9);
+	memset(r.sched_switch.next_comm, 0, CT_COMM_LEN);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 1);
+	memcpy(r.sched_switch.next_comm, "fifteen-chars-x", 16);
+	/* no NUL in the array: cut to 15 bytes and the NUL */
+	memset(r.sched_switch.next_comm, 'x', CT_COMM_LEN);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 12 + 16);
 	/*
-	 * the goal: a capture's switch takes no more than the ring record it
-	 * came in (the record and the ring's header) for names up to 14 chars
+	 * a capture's switch takes no more than its ring record (the record
+	 * and the ring's header)
 	 */
-	r.sched_switch.next_pid = 200;
-	ct_comm_cache_set(&comms, 200, "fourteen-chars");
-	CT_CHECK(event_bytes(r, 1, 2, &comms) <=
-		 (int)sizeof(struct ct_sched_switch) + BPF_RINGBUF_HDR_SZ);
-	ct_comm_cache_set(&comms, 200, "fifteen-chars-x");
+	CT_CHECK(event_bytes(r, 1, 2) <=
+		 sizeof(struct ct_sched_switch) + BPF_RINGBUF_HDR_SZ);
+	memcpy(r.sched_switch.next_comm, "fifteen-chars-x", 16);
 	/* 2^32 ns after the previous event: the extended header */
-	CT_CHECK_INT(event_bytes(r, 1, 1 + (1ull << 32), &comms), 10 + 12 + 16);
-	CT_CHECK_INT(event_bytes(r, 1, (1ull << 32), &comms), 5 + 12 + 16);
-	ct_comm_cache_free(&comms);
+	CT_CHECK_INT(event_bytes(r, 1, 1 + (1ull << 32)), 10 + 12 + 16);
+	CT_CHECK_INT(event_bytes(r, 1, (1ull << 32)), 5 + 12 + 16);
 
 	memset(&r, 0, sizeof(r));
 	r.exec.type = CT_EV_SCHED_PROCESS_EXEC;
 	strcpy(r.exec.filename, "/bin/true");
-	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 4 + 4 + 10);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 4 + 4 + 10);
 	/* a full array without NUL is cut to its length - 1 plus the NUL */
 	memset(r.exec.filename, 'x', sizeof(r.exec.filename));
-	CT_CHECK_INT(event_bytes(r, 1, 2, NULL), 5 + 4 + 4 + CT_FILENAME_LEN);
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 4 + 4 + CT_FILENAME_LEN);
+
+	/* fixed-size records: the record from its type byte, no padding */
+	memset(&r, 0, sizeof(r));
+	r.wakeup.type = CT_EV_SCHED_WAKEUP;
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 4 + 2 + 1);
+	r.hdr.type = CT_EV_WORKQUEUE_EXECUTE_END;
+	CT_CHECK_INT(event_bytes(r, 1, 2), 5 + 8);
+}
+
+/*
+ * The event in the packet is the record's bytes from the type on, but
+ * for the timestamp: a record older than the one before it on its CPU
+ * gets the stream's time (the clock never goes back).
+ */
+static void test_event_is_record(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", cmd[64];
+	union ct_record first = make_switch(1000, 0), late = make_switch(900, 0);
+	const unsigned char *ev;
+	struct ct_ctf ctf;
+	uint32_t low;
+
+	memcpy(first.sched_switch.next_comm, "a", 2);
+	memcpy(late.sched_switch.next_comm, "bb", 3);
+	late.sched_switch.prev_pid = 0x01020304;
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	ct_ctf_add(&ctf, &first, 0);
+	ct_ctf_add(&ctf, &late, 0);
+	ev = ctf.streams[0].packet + CT_CTF_HEAD + (5 + 12 + 2);
+	CT_CHECK_INT(ev[0], CT_EV_SCHED_SWITCH);
+	memcpy(&low, ev + 1, 4);
+	CT_CHECK_INT(low, 1000);
+	CT_CHECK(!memcmp(ev + 5, (const unsigned char *)&late + CT_HDR_SIZE,
+			 12 + 3));
+	CT_CHECK_INT(ctf.streams[0].used, 2 * (5 + 12) + 2 + 3);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CT_CHECK_INT(system(cmd), 0);
 }
 
 static void test_capture_files(void)
@@ -175,7 +223,7 @@ static void test_capture_files(void)
 	CT_CHECK_INT(buf[68 + 23], CT_EV_SCHED_SWITCH);
 	memcpy(&u32, buf + 68 + 23 + 1, 4);
 	CT_CHECK_INT(u32, 1000);		/* the late one, clamped */
-	CT_CHECK(!memcmp(buf + 68 + 13, "<...>", 6));	/* next_comm */
+	CT_CHECK(!memcmp(buf + 68 + 17, "<...>", 6));	/* next_comm, last */
 	snprintf(path, sizeof(path), "%s/stream_0", dir);
 	CT_CHECK(stat(path, &st) && errno == ENOENT);	/* no event, no file */
 	/* a record for a CPU the capture has no stream for */
@@ -307,6 +355,7 @@ void test_ctf(void)
 {
 	test_metadata();
 	test_event_bytes();
+	test_event_is_record();
 	test_capture_files();
 	test_write_error();
 	test_writer_round_trip();

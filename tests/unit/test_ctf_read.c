@@ -29,14 +29,14 @@ static void write_capture(const char *dir)
 
 	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
 	memset(&r, 0, sizeof(r));
-	r.comm.ts = 10;
+	ct_set_ts(&r.comm, 10);
 	r.comm.type = CT_EV_COMM;
 	r.comm.cpu = 1;
 	r.comm.pid = 7;
 	strcpy(r.comm.comm, "seven");
 	ct_ctf_add(&ctf, &r, 0);
 	memset(&r, 0, sizeof(r));
-	r.sched_switch.ts = 20;
+	ct_set_ts(&r.sched_switch, 20);
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	r.sched_switch.cpu = 1;
 	r.sched_switch.prev_pid = 7;
@@ -44,7 +44,7 @@ static void write_capture(const char *dir)
 	r.sched_switch.prev_state = 0x101;
 	ct_ctf_add(&ctf, &r, 0);
 	memset(&r, 0, sizeof(r));
-	r.exec.ts = 30;
+	ct_set_ts(&r.exec, 30);
 	r.exec.type = CT_EV_SCHED_PROCESS_EXEC;
 	r.exec.cpu = 1;
 	r.exec.pid = 8;
@@ -114,7 +114,8 @@ static void test_recovery(void)
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
 		r.sched_switch.cpu = (uint16_t)cpu;
-		r.sched_switch.ts = 100;
+		ct_set_ts(&r.sched_switch, 100);
+		strcpy(r.sched_switch.next_comm, "swapper/0");
 		ct_ctf_add(&ctf, &r, 0);
 	}
 	/* packet 1 of stream_0 (95 bytes: next_comm "swapper/0") is whole, packet 2 is cut */
@@ -149,7 +150,7 @@ static void collect_ts(const union ct_record *rec, void *data)
 	struct stamps *st = data;
 
 	if (st->count < 8)
-		st->ts[st->count] = rec->hdr.ts;
+		st->ts[st->count] = ct_ts(rec);
 	st->count++;
 }
 
@@ -175,7 +176,7 @@ static void test_clock_round_trip(void)
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	for (i = 0; i < 4; i++) {
-		r.sched_switch.ts = want[i];
+		ct_set_ts(&r.sched_switch, want[i]);
 		ct_ctf_add(&ctf, &r, 0);
 	}
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
@@ -211,7 +212,7 @@ static void test_env_round_trip(void)
 		CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
-		r.sched_switch.ts = 1000;
+		ct_set_ts(&r.sched_switch, 1000);
 		ct_ctf_add(&ctf, &r, 0);
 		CT_CHECK_INT(ct_ctf_close(&ctf), 0);
 		CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
@@ -244,7 +245,7 @@ static void test_merge_order(void)
 	for (i = 0; i < 5; i++) {
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
-		r.sched_switch.ts = ts[i];
+		ct_set_ts(&r.sched_switch, ts[i]);
 		r.sched_switch.cpu = (uint16_t)cpus[i];
 		ct_ctf_add(&ctf, &r, 0);
 	}
@@ -300,15 +301,16 @@ static void test_ksym(void)
 	ctf.ksyms = &ks;
 	for (i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof(r));
-		r.function.type = CT_EV_HRTIMER_EXPIRE_ENTRY;
-		r.function.ts = 100 + (uint64_t)i;
-		r.function.function = 0xffffffff81000100ull;
+		r.hrtimer_entry.type = CT_EV_HRTIMER_EXPIRE_ENTRY;
+		ct_set_ts(&r.hrtimer_entry, 100 + (uint64_t)i);
+		r.hrtimer_entry.function = 0xffffffff81000100ull;
+		r.hrtimer_entry.hrtimer = 0xffff888000001000ull;
 		ct_ctf_add(&ctf, &r, 0);
 	}
-	/* 3 records of 5 + 8 bytes, one name event of 5 + 8 + "demo_fn" */
-	CT_CHECK_INT(ctf.type_bytes[CT_EV_HRTIMER_EXPIRE_ENTRY], 3 * 13);
+	/* 3 records of 5 + 8 + 8 bytes, one name event of 5 + 8 + "demo_fn" */
+	CT_CHECK_INT(ctf.type_bytes[CT_EV_HRTIMER_EXPIRE_ENTRY], 3 * 21);
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
-	CT_CHECK_INT(ctf.bytes, 68 + 3 * 13 + 5 + 8 + 8);
+	CT_CHECK_INT(ctf.bytes, 68 + 3 * 21 + 5 + 8 + 8);
 	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), 0);
 	reader.on_ksym = on_ksym;
 	reader.ksym_ctx = &named;
@@ -487,7 +489,7 @@ static void test_packet_checks(void)
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	for (i = 0; i < 4; i++) {
-		r.sched_switch.ts = ts[i];
+		ct_set_ts(&r.sched_switch, ts[i]);
 		ct_ctf_set_discarded(&ctf, 0, i ? 3 : 1);
 		ct_ctf_add(&ctf, &r, 0);
 		if (!i)
@@ -521,7 +523,7 @@ void test_ctf_read(void)
 	CT_CHECK_INT(c.count, 3);
 	CT_CHECK_INT(c.last.hdr.type, CT_EV_SCHED_PROCESS_EXEC);
 	CT_CHECK_INT(c.last.hdr.cpu, 1);
-	CT_CHECK_INT(c.last.exec.ts, 30);
+	CT_CHECK_INT(ct_ts(&c.last.exec), 30);
 	CT_CHECK_STR(c.last.exec.filename, "/bin/sh");
 
 	/* stream_1: header 0..67, comm event at 68 */

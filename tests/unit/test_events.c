@@ -10,7 +10,7 @@ static struct ct_sched_switch make_switch(void)
 	struct ct_sched_switch sw;
 
 	memset(&sw, 0, sizeof(sw));
-	sw.ts = 12345678901ull;		/* 12.345678901 s */
+	ct_set_ts(&sw, 12345678901ull);		/* 12.345678901 s */
 	sw.type = CT_EV_SCHED_SWITCH;
 	sw.cpu = 1;
 	sw.prev_pid = 100;
@@ -18,6 +18,7 @@ static struct ct_sched_switch make_switch(void)
 	sw.prev_state = 1;		/* S */
 	sw.prev_prio = 120;
 	sw.next_prio = 98;
+	memcpy(sw.next_comm, "pong", 5);
 	return sw;
 }
 
@@ -36,8 +37,8 @@ static void test_table(void)
 		for (j = 0; j < i; j++)
 			CT_CHECK(strcmp(ct_events[j].name, d->name));
 	}
-	/* the size goal: 24 bytes + the ring's 8-byte header = 32 */
-	CT_CHECK_INT(sizeof(struct ct_sched_switch), 24);
+	/* 24 bytes and the name switched in, 48 with the ring's header */
+	CT_CHECK_INT(sizeof(struct ct_sched_switch), 40);
 	CT_CHECK_INT(offsetof(struct ct_sched_switch, prev_pid), CT_HDR_SIZE);
 	CT_CHECK_INT(offsetof(struct ct_comm, pid), CT_HDR_SIZE);
 	CT_CHECK_INT(offsetof(struct ct_task_rename, pid), CT_HDR_SIZE);
@@ -45,6 +46,62 @@ static void test_table(void)
 	CT_CHECK_STR(ct_events[CT_EV_SCHED_SWITCH].tp_category, "sched");
 	CT_CHECK_STR(ct_events[CT_EV_SCHED_SWITCH].tp_name, "sched_switch");
 	CT_CHECK_STR(ct_events[CT_EV_COMM].tp_name, "");
+}
+
+/*
+ * Every record's fields, as the table lists them, follow the header with
+ * no hole between them (a capture event is the record's bytes); a string
+ * is the last; the sizes the capture path uses agree with the fields.
+ */
+static void test_fields(void)
+{
+	unsigned int i, j, at, strings, kfuncs;
+
+	for (i = 0; i < CT_EV_MAX; i++) {
+		const struct ct_event_desc *d = &ct_events[i];
+
+		CT_CHECK(d->nfields > 0);
+		CT_CHECK(d->ctf_name && d->ctf_name[0]);
+		at = CT_HDR_SIZE;
+		strings = kfuncs = 0;
+		for (j = 0; j < d->nfields; j++) {
+			const struct ct_field *f = &d->fields[j];
+
+			CT_CHECK_INT(f->offset, at);
+			CT_CHECK(f->ctf_name[0] == '_');
+			CT_CHECK(f->size == 1 || f->size == 2 || f->size == 4 ||
+				 f->size == 8 || f->kind == CT_FK_STRING);
+			if (f->kind == CT_FK_STRING) {
+				CT_CHECK_INT(j, d->nfields - 1);
+				CT_CHECK_INT(d->fixed_end, at);
+				CT_CHECK_INT(d->string_max, f->size);
+				strings++;
+			}
+			if (f->kind == CT_FK_KFUNC) {
+				CT_CHECK_INT(d->kfunc_offset, f->offset);
+				kfuncs++;
+			}
+			if (f->kind == CT_FK_TASK || f->kind == CT_FK_IRQ ||
+			    f->kind == CT_FK_SOFTIRQ || f->kind == CT_FK_KFUNC)
+				CT_CHECK(f->companion != NULL ||
+					 i == CT_EV_SCHED_SWITCH);
+			at += f->size;
+		}
+		if (!strings) {
+			CT_CHECK_INT(d->fixed_end, at);
+			CT_CHECK_INT(d->string_max, 0);
+		}
+		/* the struct is the fields, rounded up to 4 bytes */
+		CT_CHECK_INT(d->size, (at + 3u) & ~3u);
+		CT_CHECK_INT(kfuncs ? 1 : 0, ct_type_names_function(i));
+		CT_CHECK_INT(!!(d->flags & CT_EVF_NAMES),
+			     (CT_NAME_RECORDS >> i) & 1);
+	}
+	CT_CHECK_INT(ct_type_names_function(CT_EV_TIMER_EXPIRE_ENTRY), 1);
+	CT_CHECK_INT(ct_type_names_function(CT_EV_TIMER_EXPIRE_EXIT), 0);
+	CT_CHECK_INT(ct_events[CT_EV_SCHED_WAKEUP].fixed_end, CT_HDR_SIZE + 7);
+	CT_CHECK_INT(ct_events[CT_EV_SCHED_SWITCH].fixed_end, CT_HDR_SIZE + 12);
+	CT_CHECK_INT(offsetof(struct ct_hdr, type), CT_EVENT_START);
 }
 
 static void test_decode_good(void)
@@ -55,7 +112,7 @@ static void test_decode_good(void)
 
 	CT_CHECK_INT(ct_decode(&sw, sizeof(sw), &rec), CT_DECODE_OK);
 	CT_CHECK_INT(rec.hdr.type, CT_EV_SCHED_SWITCH);
-	CT_CHECK_INT(rec.sched_switch.ts, 12345678901ull);
+	CT_CHECK_INT(ct_ts(&rec.sched_switch), 12345678901ull);
 	CT_CHECK_INT(rec.sched_switch.cpu, 1);
 	CT_CHECK_INT(rec.sched_switch.prev_pid, 100);
 	CT_CHECK_INT(rec.sched_switch.next_pid, 200);
@@ -158,8 +215,11 @@ static void test_format_text(void)
 	sw.flags = CT_F_PID_MISMATCH;
 	CT_CHECK_INT(ct_decode(&sw, sizeof(sw), &rec), 0);
 	ct_format(CT_FORMAT_TEXT, &rec, &pctx, line, sizeof(line));
+	memcpy(sw.next_comm, "fifteen-chars-x", 16);
+	CT_CHECK_INT(ct_decode(&sw, sizeof(sw), &rec), 0);
+	ct_format(CT_FORMAT_TEXT, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "       swapper/1-0       [001]    12.345678: "
-		     "sched_switch: swapper/1:0 [120] R+ ==> <...>:4242 [98]"
+		     "sched_switch: swapper/1:0 [120] R+ ==> fifteen-chars-x:4242 [98]"
 		     " (prev_pid is not the current task)");
 
 	/* comm records feed the cache and print nothing */
@@ -187,18 +247,18 @@ static void test_format_json(void)
 	ct_format(CT_FORMAT_JSON, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "{\"ts\":12345678901,\"cpu\":1,\"event\":\"sched_switch\","
 		     "\"prev_comm\":\"a\\\"b\\\\c\\u000a\\u00ff\",\"prev_pid\":100,"
-		     "\"prev_prio\":120,\"prev_state\":\"S\","
-		     "\"next_comm\":\"<...>\",\"next_pid\":200,\"next_prio\":98}");
+		     "\"next_pid\":200,\"prev_state\":\"S\",\"prev_prio\":120,"
+		     "\"next_prio\":98,\"next_comm\":\"pong\"}");
 
 	memset(&rn, 0, sizeof(rn));
 	rn.type = CT_EV_TASK_RENAME;
-	rn.ts = 1000;
+	ct_set_ts(&rn, 1000);
 	rn.pid = 7;
 	memcpy(rn.newcomm, "new\tname", 9);
 	CT_CHECK_INT(ct_decode(&rn, sizeof(rn), &rec), 0);
 	ct_format(CT_FORMAT_JSON, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "{\"ts\":1000,\"cpu\":0,\"event\":\"task_rename\","
-		     "\"pid\":7,\"oldcomm\":\"<...>\",\"newcomm\":\"new\\u0009name\"}");
+		     "\"oldcomm\":\"<...>\",\"pid\":7,\"newcomm\":\"new\\u0009name\"}");
 	ct_format(CT_FORMAT_TEXT, &rec, &pctx, line, sizeof(line));
 	CT_CHECK_STR(line, "           <...>-7       [000]     0.000001: "
 		     "task_rename: pid=7 oldcomm=<...> newcomm=new\tname");
@@ -345,6 +405,7 @@ void test_events(void)
 {
 	test_text_escape();
 	test_table();
+	test_fields();
 	test_decode_good();
 	test_decode_hostile();
 	test_state_strings();

@@ -109,6 +109,15 @@ static void test_relo_lines(void)
 	CT_CHECK_INT(r.target_offset, 12);
 
 	/* the local spec, the patch line and others are not target lines */
+	/* an element of an array: the field and the element apart */
+	CT_CHECK_INT(ct_relo_parse_line("libbpf: prog 'handle_sched_switch': relo #9: matching candidate #0 <byte_off> [9008] struct trace_event_raw_sched_switch.next_comm[8] (0:5:8 @ offset 56)", &r), 1);
+	CT_CHECK_STR(r.field, "next_comm[8]");
+	CT_CHECK_STR(r.base, "next_comm");
+	CT_CHECK_INT(r.index, 8);
+	CT_CHECK_INT(r.target_offset, 56);
+	CT_CHECK_INT(ct_relo_parse_line("prog 'p': relo #1: matching candidate #0 <byte_off> [1] struct s.f[x] (0:1 @ offset 1)", &r), 0);
+	CT_CHECK_INT(ct_relo_parse_line("prog 'p': relo #1: matching candidate #0 <byte_off> [1] struct s.[2] (0:1 @ offset 1)", &r), 0);
+	CT_CHECK_INT(ct_relo_parse_line("prog 'p': relo #1: matching candidate #0 <byte_off> [1] struct s.f[-1] (0:1 @ offset 1)", &r), 0);
 	CT_CHECK_INT(ct_relo_parse_line("libbpf: prog 'handle_sched_switch': relo #6: <byte_off> [51] struct trace_event_raw_sched_switch.prev_state (0:4 @ offset 32)", &r), 0);
 	CT_CHECK_INT(ct_relo_parse_line("libbpf: prog 'handle_sched_switch': relo #6: patched insn #790 (LDX/ST/STX) off 32 -> 40", &r), 0);
 	CT_CHECK_INT(ct_relo_parse_line("", &r), 0);

@@ -50,7 +50,7 @@ static union ct_record switch_record(uint16_t cpu, uint64_t ts)
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	r.sched_switch.cpu = cpu;
-	r.sched_switch.ts = ts;
+	ct_set_ts(&r.sched_switch, ts);
 	r.sched_switch.prev_pid = 42;
 	r.sched_switch.next_pid = 43;
 	return r;

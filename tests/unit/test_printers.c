@@ -17,7 +17,7 @@ static struct ct_ksyms ksyms;
 static void hdr(union ct_record *rec, enum ct_event_type type)
 {
 	memset(rec, 0, sizeof(*rec));
-	rec->hdr.ts = 2000003000ull;	/* 2.000003 s */
+	ct_set_ts(rec, 2000003000ull);	/* 2.000003 s */
 	rec->hdr.type = type;
 	rec->hdr.cpu = 1;
 }
@@ -64,15 +64,15 @@ static void test_each_event(void)
 	g.rec.wakeup.prio = 120;
 	g.rec.wakeup.target_cpu = 3;
 	g.text = P "sched_wakeup: comm=bash pid=42 prio=120 target_cpu=003";
-	g.json = J("sched_wakeup") ",\"comm\":\"bash\",\"pid\":42,\"prio\":120,\"target_cpu\":3}";
+	g.json = J("sched_wakeup") ",\"comm\":\"bash\",\"pid\":42,\"target_cpu\":3,\"prio\":120}";
 	check(&g);
 	g.rec.hdr.type = CT_EV_SCHED_WAKING;
 	g.text = P "sched_waking: comm=bash pid=42 prio=120 target_cpu=003";
-	g.json = J("sched_waking") ",\"comm\":\"bash\",\"pid\":42,\"prio\":120,\"target_cpu\":3}";
+	g.json = J("sched_waking") ",\"comm\":\"bash\",\"pid\":42,\"target_cpu\":3,\"prio\":120}";
 	check(&g);
 	g.rec.hdr.type = CT_EV_SCHED_WAKEUP_NEW;
 	g.text = P "sched_wakeup_new: comm=bash pid=42 prio=120 target_cpu=003";
-	g.json = J("sched_wakeup_new") ",\"comm\":\"bash\",\"pid\":42,\"prio\":120,\"target_cpu\":3}";
+	g.json = J("sched_wakeup_new") ",\"comm\":\"bash\",\"pid\":42,\"target_cpu\":3,\"prio\":120}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_SCHED_MIGRATE_TASK);
@@ -81,7 +81,7 @@ static void test_each_event(void)
 	g.rec.migrate.orig_cpu = 0;
 	g.rec.migrate.dest_cpu = 1;
 	g.text = P "sched_migrate_task: comm=bash pid=42 prio=100 orig_cpu=0 dest_cpu=1";
-	g.json = J("sched_migrate_task") ",\"comm\":\"bash\",\"pid\":42,\"prio\":100,\"orig_cpu\":0,\"dest_cpu\":1}";
+	g.json = J("sched_migrate_task") ",\"comm\":\"bash\",\"pid\":42,\"orig_cpu\":0,\"dest_cpu\":1,\"prio\":100}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_SCHED_PROCESS_FORK);
@@ -89,7 +89,7 @@ static void test_each_event(void)
 	g.rec.fork.child_pid = 44;
 	memcpy(g.rec.fork.child_comm, "bash", 5);
 	g.text = P "sched_process_fork: comm=bash pid=42 child_comm=bash child_pid=44";
-	g.json = J("sched_process_fork") ",\"parent_comm\":\"bash\",\"parent_pid\":42,\"child_comm\":\"bash\",\"child_pid\":44}";
+	g.json = J("sched_process_fork") ",\"parent_comm\":\"bash\",\"parent_pid\":42,\"child_pid\":44,\"child_comm\":\"bash\"}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_SCHED_PROCESS_EXEC);
@@ -97,7 +97,7 @@ static void test_each_event(void)
 	g.rec.exec.old_pid = 42;
 	strcpy(g.rec.exec.filename, "/usr/bin/make");
 	g.text = P "sched_process_exec: filename=/usr/bin/make pid=42 old_pid=42";
-	g.json = J("sched_process_exec") ",\"filename\":\"/usr/bin/make\",\"pid\":42,\"old_pid\":42}";
+	g.json = J("sched_process_exec") ",\"pid\":42,\"old_pid\":42,\"filename\":\"/usr/bin/make\"}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_SCHED_PROCESS_EXIT);
@@ -108,40 +108,40 @@ static void test_each_event(void)
 	check(&g);
 
 	hdr(&g.rec, CT_EV_CPU_IDLE);
-	g.rec.cpu_state.state = 2;
-	g.rec.cpu_state.cpu_id = 1;
+	g.rec.cpu_idle.state = 2;
+	g.rec.cpu_idle.cpu_id = 1;
 	g.text = CPU "cpu_idle: state=2 cpu_id=1";
 	g.json = J("cpu_idle") ",\"state\":2,\"cpu_id\":1}";
 	check(&g);
-	g.rec.cpu_state.state = CT_IDLE_EXIT;
+	g.rec.cpu_idle.state = CT_IDLE_EXIT;
 	g.text = CPU "cpu_idle: state=-1 cpu_id=1 (exit)";
 	g.json = J("cpu_idle") ",\"state\":-1,\"cpu_id\":1}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_CPU_FREQUENCY);
-	g.rec.cpu_state.state = 2400000;
-	g.rec.cpu_state.cpu_id = 0;
+	g.rec.cpu_frequency.state = 2400000;
+	g.rec.cpu_frequency.cpu_id = 0;
 	g.text = CPU "cpu_frequency: state=2400000 cpu_id=0";
 	g.json = J("cpu_frequency") ",\"state\":2400000,\"cpu_id\":0}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_IRQ_HANDLER_ENTRY);
-	g.rec.irq.irq = 4;
+	g.rec.irq_entry.irq = 4;
 	g.text = CPU "irq_handler_entry: irq=4 name=ttyS0";
 	g.json = J("irq_handler_entry") ",\"irq\":4,\"name\":\"ttyS0\"}";
 	check(&g);
-	g.rec.irq.irq = 9;	/* never announced */
+	g.rec.irq_entry.irq = 9;	/* never announced */
 	g.text = CPU "irq_handler_entry: irq=9 name=?";
 	g.json = J("irq_handler_entry") ",\"irq\":9,\"name\":\"?\"}";
 	check(&g);
 
 	hdr(&g.rec, CT_EV_IRQ_HANDLER_EXIT);
-	g.rec.irq.irq = 4;
-	g.rec.irq.ret = 1;
+	g.rec.irq_exit.irq = 4;
+	g.rec.irq_exit.ret = 1;
 	g.text = CPU "irq_handler_exit: irq=4 ret=handled";
 	g.json = J("irq_handler_exit") ",\"irq\":4,\"ret\":\"handled\"}";
 	check(&g);
-	g.rec.irq.ret = 0;
+	g.rec.irq_exit.ret = 0;
 	g.text = CPU "irq_handler_exit: irq=4 ret=unhandled";
 	g.json = J("irq_handler_exit") ",\"irq\":4,\"ret\":\"unhandled\"}";
 	check(&g);
@@ -158,19 +158,34 @@ static void test_each_event(void)
 	check(&g);
 
 	hdr(&g.rec, CT_EV_TIMER_EXPIRE_ENTRY);
-	g.rec.function.function = 0xffffffff81100010ull;
-	g.text = CPU "timer_expire_entry: function=run_timer";
-	g.json = J("timer_expire_entry") ",\"function\":\"run_timer\",\"address\":\"0xffffffff81100010\"}";
+	g.rec.timer_entry.function = 0xffffffff81100010ull;
+	g.rec.timer_entry.timer = 0xffff888001000000ull;
+	g.text = CPU "timer_expire_entry: function=run_timer timer=0xffff888001000000";
+	g.json = J("timer_expire_entry") ",\"function\":\"run_timer\",\"address\":\"0xffffffff81100010\",\"timer\":\"0xffff888001000000\"}";
 	check(&g);
 	g.rec.hdr.type = CT_EV_HRTIMER_EXPIRE_ENTRY;
-	g.rec.function.function = 0xffffffff81100400ull;
-	g.text = CPU "hrtimer_expire_entry: function=hrtimer_wakeup";
-	g.json = J("hrtimer_expire_entry") ",\"function\":\"hrtimer_wakeup\",\"address\":\"0xffffffff81100400\"}";
+	g.rec.hrtimer_entry.function = 0xffffffff81100400ull;
+	g.text = CPU "hrtimer_expire_entry: function=hrtimer_wakeup hrtimer=0xffff888001000000";
+	g.json = J("hrtimer_expire_entry") ",\"function\":\"hrtimer_wakeup\",\"address\":\"0xffffffff81100400\",\"hrtimer\":\"0xffff888001000000\"}";
 	check(&g);
 	g.rec.hdr.type = CT_EV_WORKQUEUE_EXECUTE_START;
-	g.rec.function.function = 0x1000;	/* below every symbol */
-	g.text = CPU "workqueue_execute_start: function=0x1000";
-	g.json = J("workqueue_execute_start") ",\"function\":\"0x1000\",\"address\":\"0x1000\"}";
+	g.rec.work_start.function = 0x1000;	/* below every symbol */
+	g.text = CPU "workqueue_execute_start: function=0x1000 work=0xffff888001000000";
+	g.json = J("workqueue_execute_start") ",\"function\":\"0x1000\",\"address\":\"0x1000\",\"work\":\"0xffff888001000000\"}";
+	check(&g);
+
+	hdr(&g.rec, CT_EV_TIMER_EXPIRE_EXIT);
+	g.rec.timer_exit.timer = 0xffff888001000000ull;
+	g.text = CPU "timer_expire_exit: timer=0xffff888001000000";
+	g.json = J("timer_expire_exit") ",\"timer\":\"0xffff888001000000\"}";
+	check(&g);
+	g.rec.hdr.type = CT_EV_HRTIMER_EXPIRE_EXIT;
+	g.text = CPU "hrtimer_expire_exit: hrtimer=0xffff888001000000";
+	g.json = J("hrtimer_expire_exit") ",\"hrtimer\":\"0xffff888001000000\"}";
+	check(&g);
+	g.rec.hdr.type = CT_EV_WORKQUEUE_EXECUTE_END;
+	g.text = CPU "workqueue_execute_end: work=0xffff888001000000";
+	g.json = J("workqueue_execute_end") ",\"work\":\"0xffff888001000000\"}";
 	check(&g);
 
 	ct_ksyms_free(&ksyms);

@@ -29,10 +29,10 @@ static void tally_record(const union ct_record *rec, void *ctx)
 {
 	struct tally *t = ctx;
 
-	if (!t->records || rec->hdr.ts < t->first_ts)
-		t->first_ts = rec->hdr.ts;
-	if (rec->hdr.ts > t->last_ts)
-		t->last_ts = rec->hdr.ts;
+	if (!t->records || ct_ts(rec) < t->first_ts)
+		t->first_ts = ct_ts(rec);
+	if (ct_ts(rec) > t->last_ts)
+		t->last_ts = ct_ts(rec);
 	t->records++;
 	if (rec->hdr.type == CT_EV_COMM) {
 		t->comms++;
@@ -41,8 +41,8 @@ static void tally_record(const union ct_record *rec, void *ctx)
 	if (rec->hdr.type != CT_EV_SCHED_SWITCH || rec->hdr.cpu > 1)
 		return;
 	if (!t->cpu_first[rec->hdr.cpu])
-		t->cpu_first[rec->hdr.cpu] = rec->hdr.ts;
-	t->cpu_last[rec->hdr.cpu] = rec->hdr.ts;
+		t->cpu_first[rec->hdr.cpu] = ct_ts(rec);
+	t->cpu_last[rec->hdr.cpu] = ct_ts(rec);
 	t->switches++;
 }
 
@@ -86,7 +86,7 @@ static union ct_record rec_switch(uint16_t cpu, uint64_t ts)
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	r.sched_switch.cpu = cpu;
-	r.sched_switch.ts = ts;
+	ct_set_ts(&r.sched_switch, ts);
 	r.sched_switch.prev_pid = 42;
 	r.sched_switch.next_pid = 43;
 	return r;
@@ -98,7 +98,7 @@ static union ct_record rec_comm(uint32_t pid, const char *name, uint64_t ts)
 
 	memset(&r, 0, sizeof(r));
 	r.comm.type = CT_EV_COMM;
-	r.comm.ts = ts;
+	ct_set_ts(&r.comm, ts);
 	r.comm.pid = pid;
 	snprintf(r.comm.comm, sizeof(r.comm.comm), "%s", name);
 	return r;
@@ -279,8 +279,8 @@ static void order_record(const union ct_record *rec, void *ctx)
 {
 	struct order *o = ctx;
 
-	o->backwards += rec->hdr.ts < o->last;
-	o->last = rec->hdr.ts;
+	o->backwards += ct_ts(rec) < o->last;
+	o->last = ct_ts(rec);
 	o->comms += rec->hdr.type == CT_EV_COMM;
 	o->records++;
 }
@@ -464,7 +464,7 @@ static struct ct_trigger trig(uint8_t kind, uint64_t ts, uint32_t pid,
 
 	memset(&t, 0, sizeof(t));
 	t.type = CT_REC_TRIGGER;
-	t.ts = ts;
+	ct_set_ts(&t, ts);
 	t.cpu = 1;
 	t.kind = kind;
 	t.pid = pid;
