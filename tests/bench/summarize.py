@@ -254,8 +254,10 @@ def goals(rows, workload):
                  f"({ct['lost_all']} lost in all runs)")
     ref = t.get("coretrace-ref")
     if ref:
+        # as printed: the metadata file, counted in the bytes, differs
+        # between builds by a few hundred bytes
         lines.append(f"bytes per event no more than the reference build's: "
-                     f"{'met' if ct['bytes_per_event'] <= ref['bytes_per_event'] else 'MISSED'} "
+                     f"{'met' if round(ct['bytes_per_event'], 1) <= round(ref['bytes_per_event'], 1) else 'MISSED'} "
                      f"({ct['bytes_per_event']:.1f} vs {ref['bytes_per_event']:.1f})")
     # the other tracers (coretrace's always-on modes are coretrace too)
     # (the minimal handlers write nothing to disk)
