@@ -203,11 +203,8 @@ static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
 #define CT_CTF_FIXED_COPY	24
 
 #define CT_X_FIXED_FITS(id, ev, ctf, cat, tp, rec, flags)		\
-	_Static_assert(CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED_SIZE, rec) -	\
-		       CT_EVENT_START <= CT_CTF_FIXED_COPY,		\
-		       #ev "'s fixed fields fit the copy");
-#define CT_X_FIXED_SIZE(R, kind, type, member, array, ctf, json, comp)	\
-	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
+	_Static_assert(CT_RECORD_FIXED_END(rec) - CT_EVENT_START <=	\
+		       CT_CTF_FIXED_COPY, #ev "'s fixed fields fit the copy");
 CT_EVENT_TABLE(CT_X_FIXED_FITS)
 _Static_assert(sizeof(union ct_record) >= CT_HDR_SIZE + CT_CTF_FIXED_COPY,
 	       "a record holds what the copy reads");

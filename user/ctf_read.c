@@ -669,8 +669,10 @@ static long ct_read_ksym(struct ct_ctf_reader *r, const unsigned char *p,
 }
 
 /*
- * Rebuild one event at @p (at most @len bytes) into @raw; its size, -1
- * when it runs past @len, -2 for an unknown type, -3 for a bad string.
+ * Rebuild one event at @p (at most @len bytes) into @raw, a whole record
+ * of its type with its string NUL-terminated (what ct_decode() would make
+ * of it); its size, -1 when it runs past @len, -2 for an unknown type, -3
+ * for a bad string.
  * A coretrace_ksym event goes to r->on_ksym and leaves raw's type at
  * CT_CTF_ID_KSYM.
  */
@@ -957,7 +959,6 @@ static int ct_cursor_load(struct ct_cursor *c)
 static void ct_cursor_advance(struct ct_cursor *c)
 {
 	const size_t head = CT_CTF_HEADER_BYTES + CT_CTF_CONTEXT_BYTES;
-	union ct_record raw;
 	uint64_t at, before;
 	long n;
 
@@ -974,7 +975,7 @@ next_event:
 	at = c->packet_off + head + c->pos;
 	before = c->clock;
 	n = ct_read_event(c->r, c->buf + c->pos, c->end - c->pos, c->cpu,
-			  &c->clock, &raw);
+			  &c->clock, &c->next);
 	if (n == -2) {
 		ct_cursor_fail(c, at, "record of an unknown type");
 		return;
@@ -995,13 +996,9 @@ next_event:
 		ct_cursor_fail(c, at, "event timestamp outside its packet's timestamp_begin and timestamp_end");
 		return;
 	}
-	if (raw.hdr.type == CT_CTF_ID_KSYM) {	/* a name, not a record */
+	if (c->next.hdr.type == CT_CTF_ID_KSYM) {	/* a name, not a record */
 		c->pos += (size_t)n;
 		goto next_event;
-	}
-	if (ct_decode(&raw, ct_events[raw.hdr.type].size, &c->next)) {
-		ct_cursor_fail(c, at, "record the decoder refuses");
-		return;
 	}
 	c->pos += (size_t)n;
 	c->has_next = true;

@@ -593,8 +593,6 @@ CT_EVENT_TABLE(CT_X_FIELDS)
 #undef CT_X_FIELDS
 
 /* what the capture path needs of a record: sizes and offsets, constant */
-#define CT_X_FIXED(R, kind, type, member, array, ctf, json, comp)	\
-	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
 #define CT_X_STRING(R, kind, type, member, array, ctf, json, comp)	\
 	+ (CT_FK_##kind == CT_FK_STRING ? sizeof(type array) : 0)
 #define CT_X_KFUNC(R, kind, type, member, array, ctf, json, comp)	\
@@ -609,7 +607,7 @@ const struct ct_event_desc ct_events[CT_EV_MAX] = {
 		.tp_category = cat,					\
 		.tp_name = tp,						\
 		.size = sizeof(struct rec),				\
-		.fixed_end = CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED, rec), \
+		.fixed_end = CT_RECORD_FIXED_END(rec),			\
 		.string_max = 0 CT_FIELDS_##rec(CT_X_STRING, rec),	\
 		.kfunc_offset = 0 CT_FIELDS_##rec(CT_X_KFUNC, rec),	\
 		.flags = evflags,					\
@@ -667,16 +665,6 @@ int ct_decode(const void *data, size_t len, union ct_record *out)
 	if (desc->string_max)
 		((char *)out)[desc->fixed_end + desc->string_max - 1] = '\0';
 	return CT_DECODE_OK;
-}
-
-size_t ct_rec_string_len(const union ct_record *rec)
-{
-	const struct ct_event_desc *desc = &ct_events[rec->hdr.type];
-
-	if (!desc->string_max)
-		return 0;
-	return strnlen((const char *)rec + desc->fixed_end,
-		       desc->string_max - 1u);
 }
 
 const char *ct_decode_strerror(int err)

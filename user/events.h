@@ -193,8 +193,6 @@ int ct_check_record(const void *data, size_t len);
  */
 int ct_decode(const void *data, size_t len, union ct_record *out);
 
-/* The length of @rec's string (at most its array - 1), 0 when none */
-size_t ct_rec_string_len(const union ct_record *rec);
 const char *ct_decode_strerror(int err);
 
 /*
@@ -214,6 +212,15 @@ int ct_format(enum ct_format fmt, const union ct_record *rec,
 #define CT_X_NAMES_BIT(id, name, ctf, cat, tp, rec, flags)	\
 	| ((flags) & CT_EVF_NAMES ? 1ull << (id) : 0)
 #define CT_NAME_RECORDS	(0 CT_EVENT_TABLE(CT_X_NAMES_BIT))
+
+/*
+ * Bytes of record @rec up to its string, or all of them (the fields have
+ * no holes): a constant expression, for tables and static checks.
+ */
+#define CT_X_FIXED_SIZE(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? 0 : sizeof(type array))
+#define CT_RECORD_FIXED_END(rec)	\
+	(CT_HDR_SIZE CT_FIELDS_##rec(CT_X_FIXED_SIZE, rec))
 
 /* The records that name a kernel function (a KFUNC field), likewise */
 #define CT_X_KFUNC_FIELD(R, kind, type, member, array, ctf, json, comp)	\
