@@ -354,12 +354,20 @@ static __always_inline void ct_count_filtered(__u32 event_type)
 		counts->filtered++;
 }
 
+/*
+ * Helpers are calls the compiler cannot move: a read-only switch that
+ * the verifier resolves (ct_per_cpu_rings, ct_filter_cpus) is tested
+ * before the helper whose answer only its other branch needs, so that the
+ * helper call goes with the dead branch (6.1 inlines neither the CPU id
+ * nor a per-CPU lookup).
+ */
 static __always_inline void *ct_ring_for_cpu(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 cpu;
 
 	if (!ct_per_cpu_rings)
 		return &ct_ring;
+	cpu = bpf_get_smp_processor_id();
 	return bpf_map_lookup_elem(&ct_rings, &cpu);
 }
 
@@ -412,10 +420,11 @@ static __always_inline void ct_submit(void *rec)
 /* -C: did this hit fire on an allowed CPU? */
 static __always_inline bool ct_cpu_ok(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 cpu;
 
 	if (!ct_filter_cpus)
 		return true;
+	cpu = bpf_get_smp_processor_id();
 	return cpu < CT_MAX_CPUS && ct_cpu_allowed[cpu & (CT_MAX_CPUS - 1)];
 }
 

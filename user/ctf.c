@@ -10,7 +10,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -318,6 +321,7 @@ static int ct_stream_append(struct ct_ctf *ctf, struct ct_ctf_stream *s,
  */
 enum ct_writer_kind {
 	CT_WMSG_PACKET,		/* cpu, then len bytes of a whole packet */
+	CT_WMSG_SLOT,		/* cpu, len: a whole packet in slot @slot */
 	CT_WMSG_OPEN,		/* struct ct_writer_open, then the metadata */
 	CT_WMSG_CLOSE,		/* the directory opened last is whole */
 	CT_WMSG_REMOVE,		/* a name: remove that part */
@@ -330,9 +334,34 @@ enum ct_writer_kind {
 struct ct_writer_msg {
 	uint32_t kind;
 	uint32_t cpu;
-	uint32_t len;		/* bytes that follow */
-	uint32_t unused;
+	uint32_t len;		/* bytes that follow, or in the slot */
+	uint32_t slot;		/* CT_WMSG_SLOT's; 0 otherwise */
 };
+
+/*
+ * A stream's packet is filled in a slot of memory shared with the
+ * writer, and only its place goes through the pipe: the pipe's two
+ * copies of every byte (into the kernel and out again) were a third of
+ * the consumer's time per record in make bench's guest. A packet is told
+ * to the writer once it is sealed, so a SIGKILL still leaves whole
+ * packets on disk. The writer counts the slot packets it has written
+ * (@written); a slot is filled again only once its packet was written.
+ * When coretrace has to wait for that it sets @waiting, and the writer
+ * answers on the status pipe, which coretrace polls.
+ */
+struct ct_slot_ctl {
+	_Atomic uint32_t written;	/* slot packets written, wrapping */
+	_Atomic uint32_t waiting;	/* coretrace waits for @written */
+};
+
+/* A slot no stream fills: the packet it holds was told as @seq */
+struct ct_slot_ref {
+	uint32_t slot;
+	uint32_t seq;
+	bool told;
+};
+
+#define CT_CTF_SPARE_SLOTS	4	/* packets on their way to the disk */
 
 struct ct_writer_open {
 	char name[CT_PART_NAME];
@@ -342,6 +371,7 @@ struct ct_writer_open {
 
 enum ct_status_kind {
 	CT_WST_ERROR,		/* a write failed */
+	CT_WST_WRITTEN,		/* a slot packet was written (asked for) */
 	CT_WST_CLOSED,		/* a directory is whole */
 	CT_WST_DONE,		/* the last message, at exit */
 };
@@ -694,6 +724,23 @@ static bool ct_writer_message(struct ct_writer *w, const struct ct_writer_msg *m
 	}
 }
 
+/* A packet in a slot: written, counted, and coretrace told if it waits */
+static bool ct_writer_slot(struct ct_writer *w, const struct ct_writer_msg *msg)
+{
+	struct ct_ctf *ctf = w->ctf;
+
+	if (!ctf->slots || msg->len > CT_CTF_PACKET_MAX ||
+	    (size_t)(msg->slot + 1) * CT_CTF_PACKET_MAX > ctf->slots_bytes ||
+	    (msg->cpu >= (uint32_t)ctf->ncpus && msg->cpu != CT_WRITER_NAMES))
+		return false;
+	ct_writer_packet(w, msg->cpu, ctf->slots + (size_t)msg->slot * CT_CTF_PACKET_MAX,
+			 msg->len);
+	atomic_fetch_add(&ctf->slot_ctl->written, 1);
+	if (atomic_exchange(&ctf->slot_ctl->waiting, 0))
+		ct_writer_report(w, CT_WST_WRITTEN);
+	return true;
+}
+
 static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 {
 	unsigned char *buf = malloc(CT_CTF_PACKET_MAX);
@@ -720,6 +767,11 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 		if (msg.kind == CT_WMSG_END) {
 			ended = true;
 			break;
+		}
+		if (msg.kind == CT_WMSG_SLOT) {
+			if (!ct_writer_slot(&w, &msg))
+				break;
+			continue;
 		}
 		if (!buf || msg.len > CT_CTF_PACKET_MAX)
 			break;
@@ -810,11 +862,137 @@ static void ct_ctf_send(struct ct_ctf *ctf, int cpu, struct iovec *packet)
 	ctf->bytes += packet[0].iov_len + packet[1].iov_len;
 }
 
+/*
+ * The streams' packets move to slots shared with the writer, with
+ * CT_CTF_SPARE_SLOTS more to fill while packets wait to be written.
+ * Without the mapping the packets go through the pipe, as before.
+ */
+static void ct_ctf_share_packets(struct ct_ctf *ctf)
+{
+	uint32_t nslots = (uint32_t)ctf->ncpus + CT_CTF_SPARE_SLOTS, i;
+	size_t ctl = 4096, bytes = (size_t)nslots * CT_CTF_PACKET_MAX;
+	unsigned char *map;
+	int cpu;
+
+	/* a stream between two packets has put its slot here too */
+	ctf->slot_queue = calloc(nslots, sizeof(*ctf->slot_queue));
+	if (!ctf->slot_queue)
+		return;
+	map = mmap(NULL, ctl + bytes, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		free(ctf->slot_queue);
+		ctf->slot_queue = NULL;
+		return;
+	}
+	ctf->slot_ctl = (struct ct_slot_ctl *)map;
+	ctf->slots = map + ctl;
+	ctf->slots_bytes = bytes;
+	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
+		struct ct_ctf_stream *s = &ctf->streams[cpu];
+		unsigned char *slot = ctf->slots + (size_t)cpu * CT_CTF_PACKET_MAX;
+
+		if (s->packet)
+			memcpy(slot, s->packet, CT_CTF_HEAD + s->used);
+		free(s->packet);
+		s->packet = slot;
+	}
+	for (i = 0; i < CT_CTF_SPARE_SLOTS; i++)
+		ctf->slot_queue[i].slot = (uint32_t)ctf->ncpus + i;
+	ctf->slot_queue_cap = nslots;
+	ctf->slot_queue_len = CT_CTF_SPARE_SLOTS;
+}
+
+static void ct_ctf_unshare_packets(struct ct_ctf *ctf)
+{
+	int cpu;
+
+	if (!ctf->slots)
+		return;
+	for (cpu = 0; ctf->streams && cpu < ctf->ncpus; cpu++)
+		ctf->streams[cpu].packet = NULL;
+	munmap(ctf->slot_ctl, 4096 + ctf->slots_bytes);
+	free(ctf->slot_queue);
+	ctf->slots = NULL;
+	ctf->slot_ctl = NULL;
+	ctf->slot_queue = NULL;
+}
+
+/* Has the writer written the slot packet told as @seq? */
+static bool ct_ctf_slot_written(const struct ct_ctf *ctf, uint32_t seq)
+{
+	return (int32_t)(atomic_load(&ctf->slot_ctl->written) - seq) > 0;
+}
+
+/*
+ * Wait until the writer has written the packet told as @seq (it writes
+ * them in order). A writer that went away ends the wait with an error.
+ */
+static void ct_ctf_wait_slot(struct ct_ctf *ctf, uint32_t seq)
+{
+	struct pollfd pfd = { .fd = ctf->status_fd, .events = POLLIN };
+
+	if (ct_ctf_slot_written(ctf, seq))
+		return;
+	ctf->slot_waits++;
+	for (;;) {
+		atomic_store(&ctf->slot_ctl->waiting, 1);
+		if (ct_ctf_slot_written(ctf, seq))
+			break;
+		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+			break;
+		if ((pfd.revents & (POLLHUP | POLLERR)) && !(pfd.revents & POLLIN)) {
+			if (!ctf->error)
+				ctf->error = -EPIPE;
+			break;
+		}
+		ct_ctf_poll_writer(ctf, false);
+	}
+	atomic_store(&ctf->slot_ctl->waiting, 0);
+}
+
+/* A slot for @s's next packet: the one whose packet went out first */
+static void ct_ctf_take_slot(struct ct_ctf *ctf, struct ct_ctf_stream *s)
+{
+	struct ct_slot_ref ref = ctf->slot_queue[ctf->slot_queue_head];
+
+	ctf->slot_queue_head = (ctf->slot_queue_head + 1) % ctf->slot_queue_cap;
+	ctf->slot_queue_len--;
+	if (ref.told)
+		ct_ctf_wait_slot(ctf, ref.seq);
+	s->packet = ctf->slots + (size_t)ref.slot * CT_CTF_PACKET_MAX;
+}
+
+/* @s's sealed packet (@len bytes) to the writer, by its place */
+static void ct_ctf_send_slot(struct ct_ctf *ctf, int cpu,
+			     struct ct_ctf_stream *s, size_t len)
+{
+	uint32_t slot = (uint32_t)((size_t)(s->packet - ctf->slots) / CT_CTF_PACKET_MAX);
+	struct ct_writer_msg msg = { CT_WMSG_SLOT, (uint32_t)cpu, (uint32_t)len, slot };
+	struct iovec iov = { &msg, sizeof(msg) };
+	uint32_t tail;
+	int err;
+
+	err = ct_write_full(ctf->pipe_fd, &iov, 1);
+	if (err) {
+		/* not told: the stream fills the same slot again */
+		if (!ctf->error)
+			ctf->error = err;
+		return;
+	}
+	ctf->bytes += len;	/* until the writer's own count */
+	tail = (ctf->slot_queue_head + ctf->slot_queue_len) % ctf->slot_queue_cap;
+	ctf->slot_queue[tail] = (struct ct_slot_ref){ slot, ctf->slots_sent++, true };
+	ctf->slot_queue_len++;
+	s->packet = NULL;	/* a slot is taken when the next packet starts */
+}
+
 int ct_ctf_start_writer(struct ct_ctf *ctf)
 {
 	int to_writer[2], from_writer[2], cpu;
 	pid_t pid;
 
+	ct_ctf_share_packets(ctf);
 	if (pipe2(to_writer, O_CLOEXEC))
 		return -errno;
 	if (pipe2(from_writer, O_CLOEXEC)) {
@@ -958,7 +1136,9 @@ static int ct_ctf_write_packet(struct ct_ctf *ctf, int cpu)
 		iov[0].iov_len = CT_CTF_HEAD;
 		iov[1].iov_base = s->packet + CT_CTF_HEAD;
 		iov[1].iov_len = s->used;
-		if (ctf->writer_pid)
+		if (ctf->writer_pid && ctf->slots)
+			ct_ctf_send_slot(ctf, cpu, s, len);
+		else if (ctf->writer_pid)
 			ct_ctf_send(ctf, cpu, iov);
 		else
 			ct_stream_append(ctf, s, iov, 2);
@@ -1028,6 +1208,8 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
 		ct_ctf_write_packet(ctf, (int)cpu);
 	if (!s->used) {
+		if (!s->packet)
+			ct_ctf_take_slot(ctf, s);
 		if (ts < s->clock)
 			ts = s->clock;
 		s->ts_begin = ts;	/* the reader's clock at the packet */
@@ -1156,7 +1338,8 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		if (s->fd >= 0 && close(s->fd) && !ctf->error)
 			ctf->error = -errno;
 		s->fd = -1;
-		free(s->packet);
+		if (!ctf->slots)
+			free(s->packet);
 	}
 	if (own_files && ctf->streams && ctf->dir)
 		ct_ctf_drop_empty(ctf, ctf->dir);
@@ -1169,6 +1352,7 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		waitpid(ctf->writer_pid, NULL, 0);
 		ctf->writer_pid = 0;
 	}
+	ct_ctf_unshare_packets(ctf);
 	free(ctf->streams);
 	free(ctf->dir);
 	free(ctf->announced);

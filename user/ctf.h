@@ -88,6 +88,17 @@ struct ct_ctf {
 	uint64_t *announced;		/* functions already named */
 	uint64_t ksym_events;		/* coretrace_ksym events written */
 	int pipe_fd;			/* packets to the writer, or -1 */
+	/*
+	 * Packets the writer reads where they were filled: slots of memory
+	 * shared with it (see ctf.c); NULL when they could not be mapped.
+	 */
+	unsigned char *slots;
+	size_t slots_bytes;
+	struct ct_slot_ctl *slot_ctl;
+	struct ct_slot_ref *slot_queue;	/* slots no stream fills now */
+	uint32_t slot_queue_cap, slot_queue_head, slot_queue_len;
+	uint32_t slots_sent;		/* packets told to the writer by slot */
+	uint64_t slot_waits;		/* times a slot was not written yet */
 	int status_fd;			/* the writer's errors and totals */
 	int writer_pid;			/* 0 while we write ourselves */
 	/*

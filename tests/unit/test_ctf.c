@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -287,6 +288,76 @@ static void test_writer_round_trip(void)
 	CT_CHECK_INT(system(path), 0);
 }
 
+/* Whole packets of @cpu in @path, walked by their sizes; events counted */
+static long count_packets(const char *path, uint32_t cpu, uint64_t *events)
+{
+	static unsigned char buf[4u << 20];
+	uint64_t size, content;
+	uint32_t magic, id;
+	size_t len, at = 0;
+	long packets = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (at + CT_CTF_HEAD <= len) {
+		memcpy(&magic, buf + at, 4);
+		memcpy(&id, buf + at + 64, 4);
+		content = ct_ctf_packet_u64(buf + at, 40) / 8;
+		size = ct_ctf_packet_u64(buf + at, 48) / 8;
+		if (magic != CT_CTF_MAGIC || id != cpu || size != content ||
+		    size < CT_CTF_HEAD || at + size > len)
+			return -1;
+		/* every event is a 23-byte switch here */
+		if ((size - CT_CTF_HEAD) % 23)
+			return -1;
+		*events += (size - CT_CTF_HEAD) / 23;
+		at += size;
+		packets++;
+	}
+	return at == len ? packets : -1;
+}
+
+/*
+ * Packets filled in the slots shared with the writer: many more packets
+ * than slots, from two CPUs in turn, each written whole and in order.
+ */
+static void test_writer_slots(void)
+{
+	struct ct_ctf_env env = { "r", "h", 0 };
+	char dir[] = "/tmp/ct-unit-ctf-XXXXXX", path[256];
+	uint64_t ts, events[2] = { 0, 0 };
+	struct ct_ctf ctf;
+	union ct_record r;
+	int cpu, added = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
+	CT_CHECK(ctf.slots != NULL);
+	/* ~2850 switches fill a packet: 20 packets a CPU, 40 through 6 slots */
+	for (ts = 1000; added < 2 * 20 * 2850; ts += 1000) {
+		for (cpu = 0; cpu < 2; cpu++, added++) {
+			r = make_switch(ts, cpu);
+			if (ct_ctf_add(&ctf, &r, ts))
+				break;
+		}
+	}
+	CT_CHECK_INT(ctf.error, 0);
+	CT_CHECK(ctf.slots_sent >= 38);
+	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
+	CT_CHECK(ctf.slots == NULL);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
+		CT_CHECK(count_packets(path, (uint32_t)cpu, &events[cpu]) >= 20);
+		CT_CHECK_INT(events[cpu], added / 2);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
 /*
  * coretrace killed while handing a packet over: the writer drops the
  * part it got and the file still ends on a whole packet.
@@ -359,6 +430,7 @@ void test_ctf(void)
 	test_capture_files();
 	test_write_error();
 	test_writer_round_trip();
+	test_writer_slots();
 	test_writer_drops_partial();
 	test_writer_error();
 }
