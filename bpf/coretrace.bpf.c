@@ -121,10 +121,18 @@ const volatile char ct_cg_path[CT_MAX_CGROUPS][CT_CGROUP_PATH_LEN];
 const volatile bool ct_fork_records = true;
 const volatile bool ct_exit_records = true;
 
-/* Records attempted, lost and filtered, per CPU, one slot per event. */
+/*
+ * Records attempted, lost and filtered: a row of CT_STATS_STRIDE slots per
+ * CPU, one slot per event type (sized to the CPUs at load). A plain array
+ * with the CPU in the index, where a per-CPU array would do: 6.1 inlines
+ * the lookup of the one and calls a helper for the other, on every record.
+ * Each CPU writes only its own row (rows are whole cache lines), and user
+ * space reads the rows through a mapping.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, CT_EV_MAX);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_MAX_CPUS * CT_STATS_STRIDE);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct ct_counts);
 } ct_stats SEC(".maps");
@@ -327,23 +335,32 @@ struct {
 	__type(value, struct ct_irq_start);
 } ct_irq_start SEC(".maps");
 
-/* Fill a record's header; returns its timestamp */
-static __always_inline __u64 ct_fill_hdr(void *record, __u8 event_type)
+/* Fill a record's header, on the CPU ct_reserve() said; returns its time */
+static __always_inline __u64 ct_fill_hdr(void *record, __u8 event_type,
+					 __u32 cpu)
 {
 	struct ct_hdr *hdr = record;
 	__u64 now = bpf_ktime_get_ns();
 
 	hdr->ts_high = (__u32)(now >> 32);
-	hdr->cpu = (__u16)bpf_get_smp_processor_id();
+	hdr->cpu = (__u16)cpu;
 	hdr->flags = 0;
 	hdr->type = event_type;
 	hdr->ts_low = (__u32)now;
 	return now;
 }
 
+static __always_inline struct ct_counts *ct_counts_at(__u32 cpu,
+						     __u32 event_type)
+{
+	__u32 slot = cpu * CT_STATS_STRIDE + event_type;
+
+	return bpf_map_lookup_elem(&ct_stats, &slot);
+}
+
 static __always_inline struct ct_counts *ct_counts_of(__u32 event_type)
 {
-	return bpf_map_lookup_elem(&ct_stats, &event_type);
+	return ct_counts_at(bpf_get_smp_processor_id(), event_type);
 }
 
 static __always_inline void ct_count_filtered(__u32 event_type)
@@ -361,27 +378,36 @@ static __always_inline void ct_count_filtered(__u32 event_type)
  * helper call goes with the dead branch (6.1 inlines neither the CPU id
  * nor a per-CPU lookup).
  */
-static __always_inline void *ct_ring_for_cpu(void)
+static __always_inline void *ct_ring_of(__u32 cpu)
 {
-	__u32 cpu;
-
 	if (!ct_per_cpu_rings)
 		return &ct_ring;
-	cpu = bpf_get_smp_processor_id();
 	return bpf_map_lookup_elem(&ct_rings, &cpu);
 }
 
-/*
- * Reserve room for one record, counting the attempt. The caller checks
- * the result once and counts a failure with ct_count_lost(): a second
- * NULL check of the same pointer here would leave the verifier unsure
- * that a reserved record is always submitted.
- */
-static __always_inline void *ct_reserve(__u32 event_type, __u32 size)
+static __always_inline void *ct_ring_for_cpu(void)
 {
-	struct ct_counts *counts = ct_counts_of(event_type);
-	void *ring = ct_ring_for_cpu();
+	if (!ct_per_cpu_rings)
+		return &ct_ring;
+	return ct_ring_of(bpf_get_smp_processor_id());
+}
 
+/*
+ * Reserve room for one record, counting the attempt; @cpu for its header
+ * (the one CPU id a record costs). The caller checks the result once and
+ * counts a failure with ct_count_lost(): a second NULL check of the same
+ * pointer here would leave the verifier unsure that a reserved record is
+ * always submitted (the compiler merges the two).
+ */
+static __always_inline void *ct_reserve(__u32 event_type, __u32 size,
+					__u32 *cpu)
+{
+	struct ct_counts *counts;
+	void *ring;
+
+	*cpu = bpf_get_smp_processor_id();
+	counts = ct_counts_at(*cpu, event_type);
+	ring = ct_ring_of(*cpu);
 	if (counts)
 		counts->attempted++;
 	if (!ring)
@@ -560,13 +586,14 @@ static __always_inline __u32 ct_current_tid(void)
 /* The name record of @pid; @comm points into the ctx. True: sent. */
 static __always_inline bool ct_emit_comm(__u32 pid, const char *comm)
 {
-	struct ct_comm *rec = ct_reserve(CT_EV_COMM, sizeof(*rec));
+	__u32 cpu;
+	struct ct_comm *rec = ct_reserve(CT_EV_COMM, sizeof(*rec), &cpu);
 
 	if (!rec) {
 		ct_count_lost(CT_EV_COMM);
 		return false;
 	}
-	ct_fill_hdr(rec, CT_EV_COMM);
+	ct_fill_hdr(rec, CT_EV_COMM, cpu);
 	rec->pid = pid;
 	if (comm)
 		bpf_probe_read_kernel(rec->comm, sizeof(rec->comm), comm);
@@ -579,14 +606,15 @@ static __always_inline bool ct_emit_comm(__u32 pid, const char *comm)
 /* The group record of @pid, the current task. True: sent. */
 static __always_inline bool ct_emit_current_cgroup(__u32 pid)
 {
+	__u32 cpu;
 	struct ct_task_cgroup *rec;
 
-	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
+	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_CGROUP);
 		return false;
 	}
-	ct_fill_hdr(rec, CT_EV_TASK_CGROUP);
+	ct_fill_hdr(rec, CT_EV_TASK_CGROUP, cpu);
 	rec->pid = pid;
 	rec->cgroup_id = bpf_get_current_cgroup_id();
 	ct_submit(rec);
@@ -836,6 +864,7 @@ ct_copy_next_comm(char *dst, struct trace_event_raw_sched_switch *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 {
+	__u32 cpu;
 	__u32 current_pid = ct_current_tid();
 	__u32 prev_pid = ctx->prev_pid;
 	__u32 next_pid = ctx->next_pid;
@@ -855,13 +884,13 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	 */
 	ct_announce_task(prev_pid, ctx->prev_comm, prev_pid == current_pid);
 
-	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec));
+	rec = ct_reserve(CT_EV_SCHED_SWITCH, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_SWITCH);
 		ct_trig_switch_delays(ctx, prev_pid, next_pid, ct_trig_now());
 		return 0;
 	}
-	now = ct_fill_hdr(rec, CT_EV_SCHED_SWITCH);
+	now = ct_fill_hdr(rec, CT_EV_SCHED_SWITCH, cpu);
 	if (prev_pid != current_pid)
 		rec->flags |= CT_F_PID_MISMATCH;
 	rec->prev_pid = prev_pid;
@@ -878,6 +907,7 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 static __always_inline int
 ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *ctx)
 {
+	__u32 cpu;
 	__u32 pid = ctx->pid;
 	struct ct_wakeup *rec;
 	__u64 now;
@@ -885,14 +915,14 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 	if (!ct_want(event_type, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);
-	rec = ct_reserve(event_type, sizeof(*rec));
+	rec = ct_reserve(event_type, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(event_type);
 		if (event_type != CT_EV_SCHED_WAKING)
 			ct_trig_runnable(pid, ct_trig_now());
 		return 0;
 	}
-	now = ct_fill_hdr(rec, event_type);
+	now = ct_fill_hdr(rec, event_type, cpu);
 	rec->pid = pid;
 	rec->target_cpu = (__u16)ctx->target_cpu;
 	rec->prio = (__u8)ctx->prio;
@@ -923,18 +953,19 @@ int handle_sched_waking(struct trace_event_raw_sched_wakeup_template *ctx)
 SEC("tp/sched/sched_migrate_task")
 int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 {
+	__u32 cpu;
 	__u32 pid = ctx->pid;
 	struct ct_migrate *rec;
 
 	if (!ct_want(CT_EV_SCHED_MIGRATE_TASK, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);
-	rec = ct_reserve(CT_EV_SCHED_MIGRATE_TASK, sizeof(*rec));
+	rec = ct_reserve(CT_EV_SCHED_MIGRATE_TASK, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_MIGRATE_TASK);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_SCHED_MIGRATE_TASK);
+	ct_fill_hdr(rec, CT_EV_SCHED_MIGRATE_TASK, cpu);
 	rec->pid = pid;
 	rec->orig_cpu = (__u16)ctx->orig_cpu;
 	rec->dest_cpu = (__u16)ctx->dest_cpu;
@@ -953,6 +984,7 @@ static __always_inline void ct_cg_fork(__u32 child_pid)
 SEC("tp/sched/sched_process_fork")
 int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 {
+	__u32 cpu;
 	__u32 parent_pid = ctx->parent_pid;
 	__u32 child_pid = ctx->child_pid;
 	struct ct_fork *rec;
@@ -966,12 +998,12 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 		      child_pid, ctx->child_comm))
 		return 0;
 	ct_announce(parent_pid, ctx->parent_comm);
-	rec = ct_reserve(CT_EV_SCHED_PROCESS_FORK, sizeof(*rec));
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_FORK, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_FORK);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_FORK);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_FORK, cpu);
 	rec->parent_pid = parent_pid;
 	rec->child_pid = child_pid;
 	bpf_probe_read_kernel(rec->child_comm, sizeof(rec->child_comm),
@@ -985,20 +1017,21 @@ int handle_sched_process_fork(struct trace_event_raw_sched_process_fork *ctx)
 SEC("tp/sched/sched_process_exec")
 int handle_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 {
+	__u32 cpu;
 	__u32 pid = ctx->pid;
 	__u32 loc = ctx->__data_loc_filename;
 	struct ct_exec *rec;
 
 	if (!ct_want(CT_EV_SCHED_PROCESS_EXEC, pid, NULL))
 		return 0;
-	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXEC, sizeof(*rec));
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXEC, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_EXEC);
 		if (ct_trig_exec_len && ct_exec_matches())
 			ct_fire(CT_TRIG_EXEC, pid, 0, 0);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXEC);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXEC, cpu);
 	rec->pid = pid;
 	rec->old_pid = ctx->old_pid;
 	/* __data_loc: low 16 bits, offset of the string in the record */
@@ -1020,6 +1053,7 @@ static __always_inline void ct_cg_exit(__u32 pid)
 SEC("tp/sched/sched_process_exit")
 int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx)
 {
+	__u32 cpu;
 	__u32 pid = ctx->pid;
 	struct ct_exit *rec;
 
@@ -1031,7 +1065,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 		return 0;
 	}
 	ct_announce(pid, ctx->comm);
-	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec));
+	rec = ct_reserve(CT_EV_SCHED_PROCESS_EXIT, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_SCHED_PROCESS_EXIT);
 		ct_forget_group(pid);
@@ -1039,7 +1073,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 			ct_cg_exit(pid);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXIT);
+	ct_fill_hdr(rec, CT_EV_SCHED_PROCESS_EXIT, cpu);
 	rec->pid = pid;
 	rec->prio = (__u8)ctx->prio;
 	ct_submit(rec);
@@ -1053,6 +1087,7 @@ int handle_sched_process_exit(struct trace_event_raw_sched_process_template *ctx
 SEC("tp/task/task_rename")
 int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 {
+	__u32 cpu;
 	__u32 pid = ctx->pid;
 	struct ct_task_rename *rec;
 
@@ -1068,14 +1103,14 @@ int handle_task_rename(struct trace_event_raw_task_rename *ctx)
 	}
 	if (!ct_want2(CT_EV_TASK_RENAME, pid, ctx->oldcomm, pid, ctx->newcomm))
 		return 0;
-	rec = ct_reserve(CT_EV_TASK_RENAME, sizeof(*rec));
+	rec = ct_reserve(CT_EV_TASK_RENAME, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_RENAME);
 		/* forget the old name: the next record announces the new one */
 		ct_forget_name(pid);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_TASK_RENAME);
+	ct_fill_hdr(rec, CT_EV_TASK_RENAME, cpu);
 	rec->pid = pid;
 	bpf_probe_read_kernel(rec->newcomm, sizeof(rec->newcomm),
 			      ctx->newcomm);
@@ -1122,6 +1157,7 @@ static __always_inline bool ct_cg_path_ok(const char *path)
 static __always_inline void
 ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 {
+	__u32 cpu;
 	__u32 *seen;
 	struct ct_task_cgroup *rec;
 
@@ -1130,7 +1166,7 @@ ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 		ct_count_filtered(CT_EV_TASK_CGROUP);
 		return;
 	}
-	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec));
+	rec = ct_reserve(CT_EV_TASK_CGROUP, sizeof(*rec), &cpu);
 	seen = ct_announced_slot(tid);
 	if (!rec) {
 		ct_count_lost(CT_EV_TASK_CGROUP);
@@ -1138,7 +1174,7 @@ ct_emit_task_cgroup(struct trace_event_raw_cgroup_migrate *ctx, __u32 tid)
 			*seen = tid;	/* its next switch tells it */
 		return;
 	}
-	ct_fill_hdr(rec, CT_EV_TASK_CGROUP);
+	ct_fill_hdr(rec, CT_EV_TASK_CGROUP, cpu);
 	rec->pid = tid;
 	rec->cgroup_id = ctx->dst_id;
 	ct_submit(rec);
@@ -1177,16 +1213,17 @@ int handle_cgroup_attach_task(struct trace_event_raw_cgroup_migrate *ctx)
 /* A group made or renamed: its id and path, for user space's names */
 static __always_inline int ct_emit_cgroup_name(struct trace_event_raw_cgroup *ctx)
 {
+	__u32 cpu;
 	struct ct_cgroup_name *rec;
 
 	if (!ct_tracing || ctx->root != 0)
 		return 0;
-	rec = ct_reserve(CT_EV_CGROUP_NAME, sizeof(*rec));
+	rec = ct_reserve(CT_EV_CGROUP_NAME, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_CGROUP_NAME);
 		return 0;
 	}
-	ct_fill_hdr(rec, CT_EV_CGROUP_NAME);
+	ct_fill_hdr(rec, CT_EV_CGROUP_NAME, cpu);
 	rec->level = ctx->level;
 	rec->cgroup_id = ctx->id;
 	if (bpf_probe_read_kernel_str(rec->path, sizeof(rec->path),
@@ -1212,6 +1249,7 @@ int handle_cgroup_rename(struct trace_event_raw_cgroup *ctx)
 static __always_inline int ct_emit_cpu_state(__u32 event_type,
 					     struct trace_event_raw_cpu *ctx)
 {
+	__u32 cpu;
 	struct ct_cpu_idle *rec;
 
 	_Static_assert(sizeof(struct ct_cpu_idle) ==
@@ -1219,12 +1257,12 @@ static __always_inline int ct_emit_cpu_state(__u32 event_type,
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
-	rec = ct_reserve(event_type, sizeof(*rec));
+	rec = ct_reserve(event_type, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(event_type);
 		return 0;
 	}
-	ct_fill_hdr(rec, event_type);
+	ct_fill_hdr(rec, event_type, cpu);
 	rec->state = ctx->state;
 	rec->cpu_id = ctx->cpu_id;
 	ct_submit(rec);
@@ -1247,18 +1285,19 @@ int handle_cpu_frequency(struct trace_event_raw_cpu *ctx)
 static __always_inline void
 ct_announce_irq(__u32 irq, struct trace_event_raw_irq_handler_entry *ctx)
 {
+	__u32 cpu;
 	__u32 loc = ctx->__data_loc_name;
 	struct ct_irq_name *rec;
 	__u8 one = 1;
 
 	if (bpf_map_lookup_elem(&ct_irq_announced, &irq))
 		return;
-	rec = ct_reserve(CT_EV_IRQ_NAME, sizeof(*rec));
+	rec = ct_reserve(CT_EV_IRQ_NAME, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_NAME);
 		return;
 	}
-	ct_fill_hdr(rec, CT_EV_IRQ_NAME);
+	ct_fill_hdr(rec, CT_EV_IRQ_NAME, cpu);
 	rec->irq = irq;
 	if (bpf_probe_read_kernel_str(rec->name, sizeof(rec->name),
 				      (void *)ctx + (loc & 0xffff)) < 0)
@@ -1270,6 +1309,7 @@ ct_announce_irq(__u32 irq, struct trace_event_raw_irq_handler_entry *ctx)
 SEC("tp/irq/irq_handler_entry")
 int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 {
+	__u32 cpu;
 	__u32 irq = ctx->irq;
 	struct ct_irq_entry *rec;
 	__u64 now;
@@ -1277,12 +1317,12 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 	if (!ct_want(CT_EV_IRQ_HANDLER_ENTRY, ct_current_tid(), NULL))
 		return 0;
 	ct_announce_irq(irq, ctx);
-	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec));
+	rec = ct_reserve(CT_EV_IRQ_HANDLER_ENTRY, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_ENTRY);
 		return 0;
 	}
-	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_ENTRY);
+	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_ENTRY, cpu);
 	rec->irq = irq;
 	ct_trig_enter(0, irq, now);
 	ct_submit(rec);
@@ -1292,17 +1332,18 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 SEC("tp/irq/irq_handler_exit")
 int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 {
+	__u32 cpu;
 	struct ct_irq_exit *rec;
 	__u64 now;
 
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
 		return 0;
-	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec));
+	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(CT_EV_IRQ_HANDLER_EXIT);
 		return 0;
 	}
-	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_EXIT);
+	now = ct_fill_hdr(rec, CT_EV_IRQ_HANDLER_EXIT, cpu);
 	rec->irq = ctx->irq;
 	rec->ret = ctx->ret;
 	ct_submit(rec);
@@ -1322,17 +1363,18 @@ static __always_inline void ct_trig_softirq(__u32 event_type, __u32 vec, __u64 n
 static __always_inline int ct_emit_softirq(__u32 event_type,
 					   struct trace_event_raw_softirq *ctx)
 {
+	__u32 cpu;
 	struct ct_softirq *rec;
 	__u64 now;
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
-	rec = ct_reserve(event_type, sizeof(*rec));
+	rec = ct_reserve(event_type, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(event_type);
 		return 0;
 	}
-	now = ct_fill_hdr(rec, event_type);
+	now = ct_fill_hdr(rec, event_type, cpu);
 	rec->vec = ctx->vec;
 	ct_submit(rec);
 	ct_trig_softirq(event_type, ctx->vec, now);
@@ -1365,16 +1407,17 @@ _Static_assert(sizeof(struct ct_timer_entry) == sizeof(struct ct_hrtimer_entry) 
 static __always_inline int ct_emit_function(__u32 event_type, void *function,
 					    void *object)
 {
+	__u32 cpu;
 	struct ct_timer_entry *rec;
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
-	rec = ct_reserve(event_type, sizeof(*rec));
+	rec = ct_reserve(event_type, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(event_type);
 		return 0;
 	}
-	ct_fill_hdr(rec, event_type);
+	ct_fill_hdr(rec, event_type, cpu);
 	rec->function = (__u64)function;
 	rec->timer = (__u64)object;
 	ct_submit(rec);
@@ -1383,16 +1426,17 @@ static __always_inline int ct_emit_function(__u32 event_type, void *function,
 
 static __always_inline int ct_emit_function_end(__u32 event_type, void *object)
 {
+	__u32 cpu;
 	struct ct_timer_exit *rec;
 
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
-	rec = ct_reserve(event_type, sizeof(*rec));
+	rec = ct_reserve(event_type, sizeof(*rec), &cpu);
 	if (!rec) {
 		ct_count_lost(event_type);
 		return 0;
 	}
-	ct_fill_hdr(rec, event_type);
+	ct_fill_hdr(rec, event_type, cpu);
 	rec->timer = (__u64)object;
 	ct_submit(rec);
 	return 0;

@@ -370,6 +370,10 @@ struct ct_counts {
 	__u64 lost;
 };
 
+/* ct_stats: a CPU's row of counts, whole cache lines (32 x 24 bytes) */
+#define CT_STATS_STRIDE		32
+_Static_assert(CT_STATS_STRIDE >= CT_EV_MAX, "a row holds every event type");
+
 /*
  * A trigger fired (record --trigger-*): the condition held in BPF, which
  * then writes this record; nothing else about triggers crosses to user

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -507,6 +508,11 @@ static int ct_configure(struct coretrace_bpf *skel,
 
 	if (ncpus <= 0)
 		return -EINVAL;
+	/* a row of counters per CPU that can exist */
+	err = bpf_map__set_max_entries(skel->maps.ct_stats,
+				       (__u32)ncpus * CT_STATS_STRIDE);
+	if (err)
+		return err;
 	if (opts->per_cpu_rings) {
 		/*
 		 * The rings themselves are created after load, each of
@@ -626,59 +632,72 @@ static struct ring_buffer *ct_open_rings(struct coretrace_bpf *skel,
 	return rb;
 }
 
+/*
+ * The counters, CPU by CPU (ct_stats: a row per CPU), read where BPF
+ * writes them: @rows (ncpus x CT_STATS_STRIDE) until ct_unmap_counts().
+ */
+static const struct ct_counts *ct_map_counts(struct coretrace_bpf *skel,
+					     int *ncpus, size_t *bytes)
+{
+	const struct bpf_map *map = skel->maps.ct_stats;
+	long page = sysconf(_SC_PAGESIZE);
+	void *rows;
+
+	*ncpus = libbpf_num_possible_cpus();
+	*bytes = (size_t)bpf_map__max_entries(map) * sizeof(struct ct_counts);
+	*bytes = (*bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+	if (*ncpus <= 0 || (size_t)*ncpus * CT_STATS_STRIDE > bpf_map__max_entries(map)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	rows = mmap(NULL, *bytes, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
+	return rows == MAP_FAILED ? NULL : rows;
+}
+
 /* Sum the per-CPU counters of every event type. */
 static int ct_read_counts(struct coretrace_bpf *skel,
 			  struct ct_counts totals[CT_EV_MAX])
 {
-	int ncpus = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(skel->maps.ct_stats);
-	struct ct_counts *percpu;
-	__u32 type;
-	int cpu;
+	const struct ct_counts *rows, *c;
+	int ncpus, cpu, type;
+	size_t bytes;
 
-	if (ncpus <= 0)
-		return -EINVAL;
-	percpu = calloc((size_t)ncpus, sizeof(*percpu));
-	if (!percpu)
-		return -ENOMEM;
-	for (type = 0; type < CT_EV_MAX; type++) {
-		memset(&totals[type], 0, sizeof(totals[type]));
-		if (bpf_map_lookup_elem(fd, &type, percpu))
-			continue;
-		for (cpu = 0; cpu < ncpus; cpu++) {
-			totals[type].filtered += percpu[cpu].filtered;
-			totals[type].attempted += percpu[cpu].attempted;
-			totals[type].lost += percpu[cpu].lost;
+	rows = ct_map_counts(skel, &ncpus, &bytes);
+	if (!rows)
+		return -errno;
+	memset(totals, 0, CT_EV_MAX * sizeof(*totals));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		for (type = 0; type < CT_EV_MAX; type++) {
+			c = &rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type];
+			totals[type].filtered += c->filtered;
+			totals[type].attempted += c->attempted;
+			totals[type].lost += c->lost;
 		}
 	}
-	free(percpu);
+	munmap((void *)rows, bytes);
 	return 0;
 }
 
 /* events_discarded of each stream: records lost so far on that CPU */
 static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(skel->maps.ct_stats);
-	struct ct_counts *percpu;
-	unsigned long long *lost;
-	__u32 type;
-	int cpu;
+	const struct ct_counts *rows;
+	unsigned long long lost;
+	int ncpus, cpu, type;
+	size_t bytes;
 
-	if (ncpus <= 0 || !ct_output_counts_losses(s->out))
+	if (!ct_output_counts_losses(s->out))
 		return;
-	percpu = calloc((size_t)ncpus, sizeof(*percpu));
-	lost = calloc((size_t)ncpus, sizeof(*lost));
-	for (type = 0; percpu && lost && type < CT_EV_MAX; type++) {
-		if (bpf_map_lookup_elem(fd, &type, percpu))
-			continue;
-		for (cpu = 0; cpu < ncpus; cpu++)
-			lost[cpu] += percpu[cpu].lost;
+	rows = ct_map_counts(skel, &ncpus, &bytes);
+	if (!rows)
+		return;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		lost = 0;
+		for (type = 0; type < CT_EV_MAX; type++)
+			lost += rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type].lost;
+		ct_output_losses(s->out, (unsigned int)cpu, lost);
 	}
-	for (cpu = 0; lost && cpu < ncpus; cpu++)
-		ct_output_losses(s->out, (unsigned int)cpu, lost[cpu]);
-	free(percpu);
-	free(lost);
+	munmap((void *)rows, bytes);
 }
 
 static uint64_t ct_mono_ns(void)
