@@ -1194,6 +1194,18 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	ctf->ksym_events++;	/* a name, not a record: not in packet_events */
 }
 
+/* An event of @n bytes and @type added to @s's packet */
+static inline void ct_ctf_count(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+				unsigned int type, size_t n)
+{
+	s->used += n;
+	s->packet_events++;
+	s->events++;
+	ctf->events++;
+	ctf->type_events[type]++;
+	ctf->type_bytes[type] += n;
+}
+
 /* ct_ctf_add() when its packet is full or new, or its time unusual */
 static __attribute__((noinline)) int
 ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
@@ -1228,12 +1240,7 @@ ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	    ctf->announced && ct_ctf_first_sight(ctf, ct_rec_function(rec)))
 		ct_ctf_put_ksym(ctf, s, ts, ct_rec_function(rec));
 	n = ct_ctf_copy(s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
-	s->used += n;
-	s->packet_events++;
-	s->events++;
-	ctf->events++;
-	ctf->type_events[type]++;
-	ctf->type_bytes[type] += n;
+	ct_ctf_count(ctf, s, type, n);
 	return ctf->error;
 }
 
@@ -1273,12 +1280,7 @@ int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 		n += ct_put_comm(p + n, (const unsigned char *)rec + desc->fixed_end);
 	s->clock = ts;
 	s->ts_end = ts;
-	s->used += n;
-	s->packet_events++;
-	s->events++;
-	ctf->events++;
-	ctf->type_events[type]++;
-	ctf->type_bytes[type] += n;
+	ct_ctf_count(ctf, s, type, n);
 	return ctf->error;
 }
 
