@@ -29,6 +29,8 @@ TRACERS = ["none", "none-cg", "minimal", "coretrace", "coretrace-nocgn", "coretr
 BASELINE = {"coretrace-cg": "none-cg"}
 # coretrace's modes; coretrace-cgx's events are the hits its filter rejected
 CORETRACE_MODES = [t for t in TRACERS if t.startswith("coretrace")]
+# the workload run a quarter as long, for the cost of one more event
+QUARTER = "-quarter"
 
 
 def read_runs(path):
@@ -122,8 +124,58 @@ def summarize_kernel(runs):
             row["spread"] = (max(per_rep) - min(per_rep)) / 2 if per_rep else None
             row["during"] = median(during) if during else None
             row["after"] = median(after) if after and row["all_work"] else None
+            row["marginal"] = False
+            marginal(runs, workload, tracer, name, row)
     rows.pop("null", None)
+    for workload in list(rows):
+        if workload.endswith(QUARTER):
+            rows.pop(workload)
     return rows, fixed
+
+
+def work_of(run, base):
+    """(events, slowdown, after) of a traced run against its untraced one"""
+    return (run["events"] + run["lost"], run["ns"] - base["ns"],
+            run["post"] - base["post"])
+
+
+def marginal(runs, workload, tracer, name, row):
+    """
+    The cost of one more event: the work of the full run less that of the
+    run a quarter as long (same tracer, same repetition, same boot), over
+    the events between them. Whatever a run costs once, however long it
+    is (starting, tearing down, first touches), cancels; what the null
+    workload's session leaves over does not.
+    """
+    quarter = workload + QUARTER
+    if tracer.startswith("none") or (quarter, tracer) not in runs or \
+            (quarter, name) not in runs:
+        return
+    full_base = {r["rep"]: r for r in runs[(workload, name)]}
+    q_base = {r["rep"]: r for r in runs[(quarter, name)]}
+    q_runs = {r["rep"]: r for r in runs[(quarter, tracer)]}
+    per_rep, during, after, once = [], [], [], []
+    for r in runs[(workload, tracer)]:
+        rep = r["rep"]
+        if rep not in full_base or rep not in q_base or rep not in q_runs:
+            continue
+        if None in (r["post"], full_base[rep]["post"], q_runs[rep]["post"],
+                    q_base[rep]["post"]):
+            return
+        n, d, a = work_of(r, full_base[rep])
+        qn, qd, qa = work_of(q_runs[rep], q_base[rep])
+        if n <= qn:
+            return
+        per_rep.append((d + a - qd - qa) / (n - qn))
+        during.append((d - qd) / (n - qn))
+        after.append((a - qa) / (n - qn))
+        once.append(d + a - per_rep[-1] * n)
+    if not per_rep:
+        return
+    row.update(marginal=True, all_work=True, overhead=median(per_rep),
+               spread=(max(per_rep) - min(per_rep)) / 2,
+               during=median(during), after=median(after),
+               once=median(once), whole=row["overhead"])
 
 
 def session_table(fixed):
@@ -157,14 +209,21 @@ def fmt_ns(value):
     return "-" if value is None else f"{value:.0f}"
 
 
+def fmt_once(row):
+    return f"{row['once'] / 1e6:.2f}" if row.get("marginal") else "-"
+
+
 def table(rows, workload):
     by_tracer = rows[workload]
     perf = by_tracer.get("perf")
+    marg = any(r.get("marginal") for r in by_tracer.values())
+    extra = "| whole run per event | once per run (M) " if marg else ""
     out = ["| tracer | runs | workload ms | overhead ns/event | during the workload "
-           "| after it | vs perf "
+           "| after it " + extra + "| vs perf "
            "| tracer CPU ns/event | events | lost | bytes/event on disk "
            "| tracer peak RSS KiB | idle ms |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+           + ("---:|---:|" if marg else "")]
     for tracer in TRACERS:
         row = by_tracer.get(tracer)
         if not row:
@@ -173,13 +232,14 @@ def table(rows, workload):
             label = "none (baseline)" if tracer == "none" else \
                 "none-cg (coretrace-cg's baseline)"
             out.append(f"| {label} | {row['reps']} | {row['ns'] / 1e6:.1f} "
-                       f"| - | - | - | - | - | - | - | - | - | {row['idle_ms']} |")
+                       + "| - " * (11 if marg else 9) + f"| {row['idle_ms']} |")
             continue
         out.append(
             f"| {tracer} | {row['reps']} | {row['ns'] / 1e6:.1f} "
             f"| {row['overhead']:.0f} ± {row['spread']:.0f} "
             f"| {fmt_ns(row['during'])} | {fmt_ns(row['after'])} "
-            f"| {fmt_ratio(row, perf) if perf else '-'} "
+            + (f"| {fmt_ns(row.get('whole'))} | {fmt_once(row)} " if marg else "")
+            + f"| {fmt_ratio(row, perf) if perf else '-'} "
             f"| {fmt_cpu(row)} "
             f"| {row['events']:.0f} | {row['lost']:.0f} "
             f"| {row['bytes_per_event']:.1f} | {row['rss']:.0f} "
@@ -321,21 +381,28 @@ def main():
            "",
            "- workload ms: median over repetitions of the workload's own "
            "clock (CLOCK_MONOTONIC around its loop).",
-           "- overhead ns/event: all the work tracing cost, per event "
-           "traced (recorded + lost): during the workload, its slowdown "
-           "(traced time - untraced time), and after it, the CPU's busy "
-           "time from the workload's end until the tracer was done "
-           "(draining, writing out, perf's build-id pass, LTTng's "
-           "consumer daemon flushing its buffers; the CPU's idle time, "
-           "from /proc/timer_list, is left out, so a tracer's waits do "
-           "not count), less the same span of the untraced "
-           "run (the shell's own steps) and less the tracer's work per "
-           "session (the null workload's, in its own table: a cost per "
-           "run, not per event, which would otherwise make a short run "
-           "look dearer per event than a long one). Each traced run is "
-           "paired with the untraced run of the same repetition; median "
-           "over repetitions, ± half the range. The two parts are shown "
-           "apart (medians of their own).",
+           "- overhead ns/event: what one more traced event (recorded or "
+           "lost) costs, all the work counted. A run's work is, during the "
+           "workload, its slowdown (traced time - untraced time), and after "
+           "it, the CPU's busy time from the workload's end until the "
+           "tracer was done (draining, writing out, perf's build-id pass, "
+           "LTTng's consumer daemon flushing its buffers; the CPU's idle "
+           "time, from /proc/timer_list, is left out, so a tracer's waits "
+           "do not count) less the same span of the untraced run (the "
+           "shell's own steps); each traced run is paired with the "
+           "untraced run of the same repetition. Each workload also runs a "
+           "quarter as long, right after it: the overhead is the "
+           "difference between the two runs' work over the difference "
+           "between their events, so that what a run costs once however "
+           "long it is (starting, tearing down, first touches of memory) "
+           "cancels instead of making a short run look dearer per event "
+           "than a long one. Median over repetitions, ± half the range; "
+           "the parts during and after the workload are shown apart "
+           "(medians of their own), then the whole run's work per event "
+           "(less the null workload's session, below) and the work a run "
+           "costs once (the full run's work less its events at the "
+           "overhead, in millions of instructions). Where a table has no "
+           "quarter runs the overhead is the whole run's.",
            "- events, lost: what the tracer recorded and what it "
            "reported lost, medians per run; events include what the "
            "tracer itself caused.",
