@@ -35,7 +35,7 @@ WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -O2 -g
 USER_CFLAGS	:= -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) \
 		   -I$(BUILD) -Ibpf -Iuser -MMD -MP
-BPF_CFLAGS	:= -target bpf -g -O2 $(WARN) $(ARCH_DEFINE) \
+BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 		   -Ivmlinux -Ibpf -MMD -MP
 STATIC_LIBS	:= -lbpf -lelf -lz
 

@@ -95,7 +95,13 @@ const volatile bool ct_per_cpu_rings;
 const volatile bool ct_wakeup_always;
 const volatile __u64 ct_wakeup_bytes = 1 << 20;
 
-/* Filters, set by user space before load; off when zero/false. */
+/*
+ * Filters, set by user space before load; off when zero/false.
+ * ct_checks: any filter, or threads to learn (-p, --trigger-pid). Without
+ * it a handler's entry is one test: the verifier drops the rest, but not
+ * the loads of these volatile settings, which each test would leave.
+ */
+const volatile bool ct_checks;
 const volatile bool ct_filter_tasks;		/* any of the four below */
 const volatile __u32 ct_filter_tgid;		/* -p: the process */
 const volatile __u32 ct_filter_tid;		/* -t: one thread */
@@ -630,14 +636,19 @@ static __always_inline void ct_announce_task(__u32 pid, const char *comm,
 					     bool current)
 {
 	__u32 *seen = ct_announced_slot(pid);
-	__u32 want = pid;
+	__u32 want = pid, told;
 
 	if (current && ct_cgroup_records)
 		want |= CT_GROUP_TOLD;
 	if (pid == 0 || !seen)
 		return;
-	/* the name (and the group, if it is wanted) already told */
-	if (want == pid ? ct_slot_names(*seen, pid) : *seen == want)
+	/*
+	 * The name (and the group, if it is wanted) already told: the slot
+	 * holds what is wanted, or the name and the group when only the name
+	 * is (the same test when the group is wanted too)
+	 */
+	told = *seen;
+	if (told == want || told == (want | CT_GROUP_TOLD))
 		return;
 	if (!ct_slot_names(*seen, pid)) {
 		if (!ct_emit_comm(pid, comm))
@@ -664,6 +675,8 @@ static __always_inline bool ct_want(__u32 event_type, __u32 tid,
 {
 	if (!ct_tracing)
 		return false;
+	if (!ct_checks)
+		return true;
 	ct_learn_current();
 	if (ct_cpu_ok() && ct_task_ok(tid, comm))
 		return true;
@@ -678,6 +691,8 @@ static __always_inline bool ct_want2(__u32 event_type, __u32 tid_a,
 {
 	if (!ct_tracing)
 		return false;
+	if (!ct_checks)
+		return true;
 	ct_learn_current();
 	if (ct_cpu_ok() && (ct_task_ok(tid_a, comm_a) || ct_task_ok(tid_b, comm_b)))
 		return true;

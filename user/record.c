@@ -497,6 +497,8 @@ static int ct_configure(struct coretrace_bpf *skel,
 	ro->ct_wakeup_bytes = opts->buffer_size / 4;
 	ro->ct_per_cpu_rings = opts->per_cpu_rings;
 	ct_configure_triggers(ro, &opts->trigger);
+	ro->ct_checks = ro->ct_filter_tasks || ro->ct_filter_cpus ||
+			ro->ct_filter_tgid || ro->ct_trig_tgid;
 	/* the delay trigger's table, only when it is asked for */
 	if (!opts->trigger.delay_ns &&
 	    bpf_map__set_max_entries(skel->maps.ct_runnable, 1))
