@@ -47,7 +47,9 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
 		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
 		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c
-LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c
+LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c
+# loader code the unit tests build too, with the shared libbpf
+UNIT_LOADER_SRCS := user/btfgen.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
 LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
 
@@ -93,10 +95,10 @@ $(BUILD)/user/%.o: user/%.c
 # the unit tests build user/ code again, under ASan and UBSan
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
-		-o $@ $(UNIT_SRCS) $(CORE_SRCS)
+		-o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LOADER_SRCS) -lbpf
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
 # the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BTF from tracefs format files. A classic tracepoint program reads the
+ * kernel's record of its event through CO-RE field relocations against a
+ * struct trace_event_raw_*; libbpf finds that struct by name in the
+ * running kernel's BTF and matches fields by name, with integers of any
+ * size compatible with each other, arrays by their element type and
+ * pointers with pointers. Every tracepoint publishes the same layout in
+ * its format file (name, offset, size, signedness of each field), which is
+ * all that matching needs: the struct is rebuilt here with libbpf's BTF
+ * writing API, one member per field.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/btf.h>
+#include <bpf/btf.h>
+#include "btfgen.h"
+
+/* an integer type of @size bytes, made once per size and signedness */
+static int ct_btf_int(struct btf *btf, int size, bool is_signed)
+{
+	static const char *const names[2][9] = {
+		{ [1] = "u8", [2] = "u16", [4] = "u32", [8] = "u64" },
+		{ [1] = "s8", [2] = "s16", [4] = "s32", [8] = "s64" },
+	};
+	const char *name;
+	int id;
+
+	if (size <= 0 || size > 8 || !names[is_signed][size])
+		return -EINVAL;
+	name = names[is_signed][size];
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_INT);
+	if (id > 0)
+		return id;
+	return btf__add_int(btf, name, size, is_signed ? BTF_INT_SIGNED : 0);
+}
+
+/* The member type of @f, or -errno with the reason in @why */
+static int ct_btf_field_type(struct btf *btf, const struct ct_format_field *f,
+			     char *why, size_t why_len)
+{
+	int elem, index;
+
+	if (f->data_loc) {
+		/* offset and length of the data, as a u32 */
+		if (f->size != 4) {
+			snprintf(why, why_len, "a %d-byte __data_loc field", f->size);
+			return -EINVAL;
+		}
+		return ct_btf_int(btf, 4, false);
+	}
+	if (f->pointer && !f->elems) {
+		if (f->size != 8 && f->size != 4) {
+			snprintf(why, why_len, "a %d-byte pointer", f->size);
+			return -EINVAL;
+		}
+		return btf__add_ptr(btf, 0);
+	}
+	if (!f->elems) {
+		elem = ct_btf_int(btf, f->size, f->is_signed);
+		if (elem < 0)
+			snprintf(why, why_len, "a %d-byte integer", f->size);
+		return elem;
+	}
+	if (f->pointer || f->size % f->elems) {
+		snprintf(why, why_len, "an array of %d elements in %d bytes%s",
+			 f->elems, f->size, f->pointer ? " of pointers" : "");
+		return -EINVAL;
+	}
+	elem = ct_btf_int(btf, f->size / f->elems, f->is_signed);
+	if (elem < 0) {
+		snprintf(why, why_len, "an array of %d-byte integers",
+			 f->size / f->elems);
+		return elem;
+	}
+	index = ct_btf_int(btf, 4, false);
+	if (index < 0)
+		return index;
+	return btf__add_array(btf, index, elem, f->elems);
+}
+
+int ct_btf_add_record(struct btf *btf, const char *name,
+		      const struct ct_tp_format *fmt, char *why, size_t why_len)
+{
+	int types[CT_MAX_FIELDS], i, end = 0, id, err;
+	char reason[CT_BTF_WHY_MAX], member[CT_FIELD_NAME_MAX + 16];
+
+	if (fmt->count <= 0 || fmt->count > CT_MAX_FIELDS) {
+		snprintf(why, why_len, "%s: the format file lists no fields", name);
+		return -EINVAL;
+	}
+	/* the members' types first: a struct's fields follow it directly */
+	for (i = 0; i < fmt->count; i++) {
+		const struct ct_format_field *f = &fmt->fields[i];
+
+		if (f->offset < end || f->offset > 0xffff - f->size) {
+			snprintf(why, why_len, "%s: field %s at offset %d overlaps the field before it or lies beyond 64 KiB",
+				 name, f->name, f->offset);
+			return -EINVAL;
+		}
+		end = f->offset + f->size;
+		reason[0] = '\0';
+		types[i] = ct_btf_field_type(btf, f, reason, sizeof(reason));
+		if (types[i] < 0) {
+			snprintf(why, why_len, "%s: field %s is %s, which BTF cannot describe here",
+				 name, f->name, reason[0] ? reason : "a type");
+			return types[i];
+		}
+	}
+	id = btf__add_struct(btf, name, (__u32)end);
+	if (id < 0) {
+		snprintf(why, why_len, "%s: libbpf could not add the struct: %s", name, strerror(-id));
+		return id;
+	}
+	for (i = 0; i < fmt->count; i++) {
+		const struct ct_format_field *f = &fmt->fields[i];
+
+		snprintf(member, sizeof(member), "%s%s",
+			 f->data_loc ? "__data_loc_" : "", f->name);
+		err = btf__add_field(btf, member, types[i], f->offset * 8, 0);
+		if (err) {
+			snprintf(why, why_len, "%s: libbpf could not add field %s: %s",
+				 name, member, strerror(-err));
+			return err;
+		}
+	}
+	return id;
+}
+
+int ct_btf_to_fd(const struct btf *btf)
+{
+	const void *data;
+	__u32 size;
+	ssize_t n;
+	int fd, err;
+
+	data = btf__raw_data(btf, &size);
+	if (!data)
+		return -errno ? -errno : -EINVAL;
+	fd = memfd_create("coretrace-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, size);
+	if (n != (ssize_t)size) {
+		err = n < 0 ? -errno : -EIO;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
