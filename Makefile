@@ -95,9 +95,11 @@ $(BUILD)/user/%.o: user/%.c
 # the unit tests build user/ code again, under ASan and UBSan
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(wildcard user/*.h) bpf/ct_abi.h \
+	     $(BPF_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
+		-DCT_TEST_BPF_OBJ='"$(BUILD)/bpf/coretrace.bpf.o"' \
 		-o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LOADER_SRCS) -lbpf
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include "btfgen.h"
 
 /* an integer type of @size bytes, made once per size and signedness */
@@ -151,4 +152,113 @@ int ct_btf_to_fd(const struct btf *btf)
 		return err;
 	}
 	return fd;
+}
+
+/* The struct @prog's context argument points to, named in @obj's BTF */
+static const char *ct_btf_ctx_struct(const struct btf *obj_btf,
+				     const struct bpf_program *prog)
+{
+	const struct btf_type *t;
+	int id = btf__find_by_name_kind(obj_btf, bpf_program__name(prog),
+					BTF_KIND_FUNC);
+
+	if (id <= 0)
+		return NULL;
+	t = btf__type_by_id(obj_btf, btf__type_by_id(obj_btf, (__u32)id)->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
+		return NULL;
+	t = btf__type_by_id(obj_btf, btf_params(t)[0].type);
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	/* through const and typedef to the struct */
+	id = btf__resolve_type(obj_btf, t->type);
+	t = id > 0 ? btf__type_by_id(obj_btf, (__u32)id) : NULL;
+	if (!t || !btf_is_struct(t))
+		return NULL;
+	return btf__name_by_offset(obj_btf, t->name_off);
+}
+
+static void ct_btf_drop(struct ct_btf_gen *gen, const char *prog,
+			const char *why)
+{
+	if (gen->dropped >= CT_BTF_MAX_DROPPED)
+		return;
+	snprintf(gen->dropped_prog[gen->dropped], CT_FIELD_NAME_MAX, "%s", prog);
+	snprintf(gen->why[gen->dropped], CT_BTF_WHY_MAX, "%s", why);
+	gen->dropped++;
+}
+
+/* @prog's record struct into @gen->btf (once per struct name) */
+static int ct_btf_serve(struct ct_btf_gen *gen, const struct btf *obj_btf,
+			const struct bpf_program *prog, const char *events_dir)
+{
+	const char *sec = bpf_program__section_name(prog), *name;
+	char path[512], why[CT_BTF_WHY_MAX];
+	struct ct_tp_format fmt;
+	FILE *f;
+	int err;
+
+	name = ct_btf_ctx_struct(obj_btf, prog);
+	if (!name) {
+		snprintf(why, sizeof(why), "its context is not a tracepoint record struct");
+		ct_btf_drop(gen, bpf_program__name(prog), why);
+		return 0;
+	}
+	if (btf__find_by_name_kind(gen->btf, name, BTF_KIND_STRUCT) > 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s/format", events_dir, sec + 3);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, sizeof(why), "%s: %s", path, strerror(errno));
+		ct_btf_drop(gen, bpf_program__name(prog), why);
+		return 0;
+	}
+	err = ct_format_parse(f, &fmt);
+	fclose(f);
+	if (err) {
+		snprintf(why, sizeof(why), "%s does not parse (%s)", path,
+			 err == -E2BIG ? "too many fields" : "a field line is not understood");
+		ct_btf_drop(gen, bpf_program__name(prog), why);
+		return 0;
+	}
+	err = ct_btf_add_record(gen->btf, name, &fmt, why, sizeof(why));
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		ct_btf_drop(gen, bpf_program__name(prog), why);
+		return 0;
+	}
+	gen->structs++;
+	return 0;
+}
+
+int ct_btf_from_object(struct bpf_object *obj, const char *events_dir,
+		       struct ct_btf_gen *gen)
+{
+	const struct btf *obj_btf = bpf_object__btf(obj);
+	struct bpf_program *prog;
+	int err;
+
+	memset(gen, 0, sizeof(*gen));
+	if (!obj_btf || !events_dir)
+		return -ENOENT;
+	gen->btf = btf__new_empty();
+	if (!gen->btf)
+		return -ENOMEM;
+	bpf_object__for_each_program(prog, obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (strncmp(sec, "tp/", 3))
+			continue;
+		err = ct_btf_serve(gen, obj_btf, prog, events_dir);
+		if (err)
+			return err;
+	}
+	return gen->structs ? 0 : -ENOENT;
+}
+
+void ct_btf_gen_free(struct ct_btf_gen *gen)
+{
+	btf__free(gen->btf);
+	gen->btf = NULL;
 }

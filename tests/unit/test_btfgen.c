@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include "ct_test.h"
 #include "btfgen.h"
 #include "layout.h"
@@ -208,8 +209,77 @@ static void test_format_facts(void)
 	CT_CHECK_STR(fmt.fields[0].name, "name");
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CT_CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * coretrace's own object against a tracefs with two format files, one
+ * of them with a field BTF cannot describe: the switch's struct is built
+ * under the name its program's context has, every other program is
+ * listed with a sentence, and the template shared by sched_wakeup and
+ * sched_wakeup_new is not built twice.
+ */
+static void test_from_object(void)
+{
+	char dir[] = "/tmp/ct-unit-events-XXXXXX", path[256];
+	const struct btf_type *type;
+	struct bpf_object *obj;
+	struct ct_btf_gen gen;
+	int i, id, found = 0;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "mkdir -p %s/sched/sched_switch %s/sched/sched_wakeup", dir, dir);
+	CT_CHECK_INT(system(path), 0);
+	snprintf(path, sizeof(path), "%s/sched/sched_switch/format", dir);
+	write_file(path, stock_switch);
+	snprintf(path, sizeof(path), "%s/sched/sched_wakeup/format", dir);
+	write_file(path, "\tfield:u24 pid;\toffset:8;\tsize:3;\tsigned:1;\n");
+	obj = bpf_object__open_file(CT_TEST_BPF_OBJ, NULL);
+	CT_CHECK(obj != NULL);
+	if (!obj)
+		return;
+	CT_CHECK_INT(ct_btf_from_object(obj, dir, &gen), 0);
+	CT_CHECK_INT(gen.structs, 1);
+	id = btf__find_by_name_kind(gen.btf, "trace_event_raw_sched_switch", BTF_KIND_STRUCT);
+	CT_CHECK(id > 0);
+	if (id > 0)
+		CT_CHECK_INT(member_of(gen.btf, id, "next_pid", &type), 56);
+	CT_CHECK(gen.dropped > 10);
+	for (i = 0; i < gen.dropped; i++) {
+		if (!strcmp(gen.dropped_prog[i], "handle_sched_wakeup")) {
+			found++;
+			CT_CHECK(strstr(gen.why[i], "field pid is a 3-byte integer") != NULL);
+		}
+		if (!strcmp(gen.dropped_prog[i], "handle_sched_process_exec")) {
+			found++;
+			CT_CHECK(strstr(gen.why[i], "sched/sched_process_exec/format: No such file") != NULL);
+		}
+		CT_CHECK(strcmp(gen.dropped_prog[i], "handle_sched_switch"));
+	}
+	CT_CHECK_INT(found, 2);
+	ct_btf_gen_free(&gen);
+	bpf_object__close(obj);
+	/* no tracefs at all: nothing to serve */
+	obj = bpf_object__open_file(CT_TEST_BPF_OBJ, NULL);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	CT_CHECK_INT(ct_btf_from_object(obj, path, &gen), -ENOENT);
+	ct_btf_gen_free(&gen);
+	bpf_object__close(obj);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CT_CHECK_INT(system(path), 0);
+}
+
 void test_btfgen(void)
 {
+	test_from_object();
 	test_format_facts();
 	test_switch_struct();
 	test_to_fd();
