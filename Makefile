@@ -47,7 +47,8 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
 		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
 		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c
-LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c
+LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c \
+		   user/objopen.c
 # loader code the unit tests build too, with the shared libbpf
 UNIT_LOADER_SRCS := user/btfgen.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
@@ -86,7 +87,7 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
-$(BUILD)/user/record.o $(BUILD)/user/check.o: $(SKELS)
+$(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o: $(SKELS)
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)
