@@ -909,7 +909,7 @@ static bool ct_program_traces(const struct coretrace_bpf *skel,
 			      const struct bpf_program *prog)
 {
 	if (prog == skel->progs.handle_task_rename)
-		return skel->rodata->ct_rename_records;
+		return skel->rodata->ct_rename_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_fork)
 		return skel->rodata->ct_fork_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_exit)
