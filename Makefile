@@ -141,10 +141,10 @@ $(BUILD)/testbpf/%.bpf.o: tests/bpf/%.bpf.c vmlinux/vmlinux.h
 $(BUILD)/testbpf/%.skel.h: $(BUILD)/testbpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
+$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h user/btfgen.c user/btfgen.h
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I$(BUILD)/testbpf \
-		-Iuser -o $@ $< user/layout.c $(STATIC_LIBS)
+		-Iuser -o $@ $< user/layout.c user/btfgen.c $(STATIC_LIBS)
 
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
@@ -211,7 +211,7 @@ $(STOCK_MODULE): tests/modules/ct_freq.c tests/modules/Kbuild
 checkpatch:
 	kernel-patches/checkpatch.sh
 
-# control and padded bzImages, cached outside the clone
+# control, padded and nobtf bzImages, cached outside the clone
 kernel:
 	kernel-patches/build-kernels.sh
 
@@ -222,16 +222,20 @@ vm-matrix: $(INITRAMFS) kernel
 		MODULE=$(KERNELS_DIR)/control.ct_freq.ko
 	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage \
 		MODULE=$(KERNELS_DIR)/padded.ct_freq.ko
+	$(MAKE) vm-test KIND=nobtf KERNEL=$(KERNELS_DIR)/nobtf.bzImage \
+		MODULE=$(KERNELS_DIR)/nobtf.ct_freq.ko
 	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
 		$(BUILD)/vm/padded/artifacts/formats.txt
 	tests/vm/compare-streams.sh stock=$(BUILD)/vm/stock/artifacts/stream.txt \
 		control=$(BUILD)/vm/control/artifacts/stream.txt \
-		padded=$(BUILD)/vm/padded/artifacts/stream.txt
+		padded=$(BUILD)/vm/padded/artifacts/stream.txt \
+		nobtf=$(BUILD)/vm/nobtf/artifacts/stream.txt
 	tests/vm/verifier-matrix.py $(BUILD)/verifier-matrix.csv \
 		tests/verifier-baseline.csv \
 		stock=$(BUILD)/vm/stock/artifacts/check.json \
 		control=$(BUILD)/vm/control/artifacts/check.json \
-		padded=$(BUILD)/vm/padded/artifacts/check.json
+		padded=$(BUILD)/vm/padded/artifacts/check.json \
+		nobtf=$(BUILD)/vm/nobtf/artifacts/check.json
 
 # the rig's own checks: a failure, a splat and a hang must each fail
 rig-test: $(INITRAMFS)

@@ -10,7 +10,9 @@
  * all that matching needs: the struct is rebuilt here with libbpf's BTF
  * writing API, one member per field.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -154,10 +156,15 @@ int ct_btf_to_fd(const struct btf *btf)
 	return fd;
 }
 
-/* The struct @prog's context argument points to, named in @obj's BTF */
+/*
+ * The struct @prog's context argument points to, as the kernel names it:
+ * @obj's BTF name without a CO-RE flavor ("___future"), into @name
+ */
 static const char *ct_btf_ctx_struct(const struct btf *obj_btf,
-				     const struct bpf_program *prog)
+				     const struct bpf_program *prog,
+				     char *name, size_t len)
 {
+	const char *full, *flavor;
 	const struct btf_type *t;
 	int id = btf__find_by_name_kind(obj_btf, bpf_program__name(prog),
 					BTF_KIND_FUNC);
@@ -175,7 +182,12 @@ static const char *ct_btf_ctx_struct(const struct btf *obj_btf,
 	t = id > 0 ? btf__type_by_id(obj_btf, (__u32)id) : NULL;
 	if (!t || !btf_is_struct(t))
 		return NULL;
-	return btf__name_by_offset(obj_btf, t->name_off);
+	full = btf__name_by_offset(obj_btf, t->name_off);
+	flavor = full ? strstr(full, "___") : NULL;
+	if (!full || (size_t)(flavor ? flavor - full : (long)strlen(full)) >= len)
+		return NULL;
+	snprintf(name, len, "%.*s", (int)(flavor ? flavor - full : (long)strlen(full)), full);
+	return name;
 }
 
 static void ct_btf_drop(struct ct_btf_gen *gen, const char *prog,
@@ -193,12 +205,12 @@ static int ct_btf_serve(struct ct_btf_gen *gen, const struct btf *obj_btf,
 			const struct bpf_program *prog, const char *events_dir)
 {
 	const char *sec = bpf_program__section_name(prog), *name;
-	char path[512], why[CT_BTF_WHY_MAX];
+	char path[512], why[CT_BTF_WHY_MAX], type[128];
 	struct ct_tp_format fmt;
 	FILE *f;
 	int err;
 
-	name = ct_btf_ctx_struct(obj_btf, prog);
+	name = ct_btf_ctx_struct(obj_btf, prog, type, sizeof(type));
 	if (!name) {
 		snprintf(why, sizeof(why), "its context is not a tracepoint record struct");
 		ct_btf_drop(gen, bpf_program__name(prog), why);

@@ -563,7 +563,9 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 		ct_layout_free(&layout);
 		return err;
 	}
-	if (layout.source == CT_LAYOUT_FORMATS && !opts->layout.from_formats)
+	/* -v: a kernel without BTF is served from its format files */
+	if (layout.source == CT_LAYOUT_FORMATS && !opts->layout.from_formats &&
+	    opts->verbose)
 		fprintf(stderr, "coretrace: the kernel has no BTF: the record layouts come from the tracepoints' format files\n");
 	skel = ct_layout_open(&layout);
 	if (!skel) {
