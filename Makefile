@@ -50,7 +50,10 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
 		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
 		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c
-LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c
+LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c \
+		   user/objopen.c
+# loader code the unit tests build too, with the shared libbpf
+UNIT_LOADER_SRCS := user/btfgen.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
 LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
 
@@ -87,7 +90,7 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
-$(BUILD)/user/record.o $(BUILD)/user/check.o: $(SKELS)
+$(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o: $(SKELS)
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -96,10 +99,12 @@ $(BUILD)/user/%.o: user/%.c
 # the unit tests build user/ code again, under ASan and UBSan
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(wildcard user/*.h) bpf/ct_abi.h \
+	     $(BPF_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
-		-o $@ $(UNIT_SRCS) $(CORE_SRCS)
+		-DCT_TEST_BPF_OBJ='"$(BUILD)/bpf/coretrace.bpf.o"' \
+		-o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LOADER_SRCS) -lbpf
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
 # the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS
@@ -139,10 +144,10 @@ $(BUILD)/testbpf/%.bpf.o: tests/bpf/%.bpf.c vmlinux/vmlinux.h
 $(BUILD)/testbpf/%.skel.h: $(BUILD)/testbpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h
+$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h user/btfgen.c user/btfgen.h
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I$(BUILD)/testbpf \
-		-Iuser -o $@ $< user/layout.c $(STATIC_LIBS)
+		-Iuser -o $@ $< user/layout.c user/btfgen.c $(STATIC_LIBS)
 
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
@@ -209,7 +214,7 @@ $(STOCK_MODULE): tests/modules/ct_freq.c tests/modules/Kbuild
 checkpatch:
 	kernel-patches/checkpatch.sh
 
-# control and padded bzImages, cached outside the clone
+# control, padded and nobtf bzImages, cached outside the clone
 kernel:
 	kernel-patches/build-kernels.sh
 
@@ -220,16 +225,20 @@ vm-matrix: $(INITRAMFS) kernel
 		MODULE=$(KERNELS_DIR)/control.ct_freq.ko
 	$(MAKE) vm-test KIND=padded KERNEL=$(KERNELS_DIR)/padded.bzImage \
 		MODULE=$(KERNELS_DIR)/padded.ct_freq.ko
+	$(MAKE) vm-test KIND=nobtf KERNEL=$(KERNELS_DIR)/nobtf.bzImage \
+		MODULE=$(KERNELS_DIR)/nobtf.ct_freq.ko
 	tests/vm/compare-layouts.sh $(BUILD)/vm/control/artifacts/formats.txt \
 		$(BUILD)/vm/padded/artifacts/formats.txt
 	tests/vm/compare-streams.sh stock=$(BUILD)/vm/stock/artifacts/stream.txt \
 		control=$(BUILD)/vm/control/artifacts/stream.txt \
-		padded=$(BUILD)/vm/padded/artifacts/stream.txt
+		padded=$(BUILD)/vm/padded/artifacts/stream.txt \
+		nobtf=$(BUILD)/vm/nobtf/artifacts/stream.txt
 	tests/vm/verifier-matrix.py $(BUILD)/verifier-matrix.csv \
 		tests/verifier-baseline.csv \
 		stock=$(BUILD)/vm/stock/artifacts/check.json \
 		control=$(BUILD)/vm/control/artifacts/check.json \
-		padded=$(BUILD)/vm/padded/artifacts/check.json
+		padded=$(BUILD)/vm/padded/artifacts/check.json \
+		nobtf=$(BUILD)/vm/nobtf/artifacts/check.json
 
 # the rig's own checks: a failure, a splat and a hang must each fail
 rig-test: $(INITRAMFS)

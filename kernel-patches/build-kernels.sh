@@ -1,7 +1,10 @@
 #!/bin/sh
-# Build the two guest kernels from Debian's linux-source-6.1:
+# Build the guest kernels from Debian's linux-source-6.1:
 #   control: the tree as Debian ships it + guest.config
 #   padded:  the same, with the patch series applied
+#   nobtf:   control without BTF (and without debug info): guest.config
+#            less its BTF lines, plus nobtf.config, for the kernels
+#            coretrace must serve from the tracefs format files
 #
 #   build-kernels.sh [--key]
 #
@@ -26,6 +29,12 @@ series="$here/series"
 jobs=$(( $(nproc) + 1 ))
 # bump when the way the kernels are built changes
 build_recipe=1
+# nobtf's fragment: guest.config with its BTF and debug-info lines
+# replaced by nobtf.config (the control and padded keys do not change)
+nobtf_fragment=$(mktemp)
+trap 'rm -f "$nobtf_fragment"' EXIT
+grep -v -e '^CONFIG_DEBUG_INFO' "$fragment" > "$nobtf_fragment"
+cat "$here/nobtf.config" >> "$nobtf_fragment"
 
 die() {
 	echo "kernel: $*" >&2
@@ -51,7 +60,7 @@ fi
 
 link_results() {
 	mkdir -p "$top/build/kernels"
-	for kind in control padded; do
+	for kind in control padded nobtf; do
 		ln -sfn "$cache/$kind/bzImage" "$top/build/kernels/$kind.bzImage"
 		ln -sfn "$cache/$kind/ct_freq.ko" "$top/build/kernels/$kind.ct_freq.ko"
 	done
@@ -80,12 +89,16 @@ build_module() {
 	echo "$modsum" > "$3/ct_freq.sum"
 }
 
-if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ]; then
+# the nobtf kernel, cached beside the others under a key of its own
+nobtf_key=$(cat "$nobtf_fragment" | sha256sum | cut -c1-8)
+
+if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ] &&
+   [ "$(cat "$cache/nobtf/key" 2>/dev/null)" = "$nobtf_key" ]; then
 	rebuild=0
-	for kind in control padded; do
+	for kind in control padded nobtf; do
 		[ "$(cat "$cache/$kind/ct_freq.sum" 2>/dev/null)" != "$modsum" ] || continue
 		src=$src_control
-		[ "$kind" = control ] || src=$src_padded
+		[ "$kind" != padded ] || src=$src_padded
 		if [ -s "$work/out-$kind/vmlinux.symvers" ] && [ -d "$src" ]; then
 			build_module "$kind" "$src" "$cache/$kind"
 		else
@@ -100,50 +113,65 @@ if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ]; then
 	echo "kernel: the test module changed and the kernel build trees are gone: building the kernels again"
 fi
 
-echo "kernel: building control and padded from linux-source-6.1 $srcver"
-echo "kernel: key $key, cache $cache, work $work"
-rm -rf "$work"
-mkdir -p "$work/extract"
+# only nobtf missing (a cache from before it existed): that one alone
+if [ -s "$cache/control/bzImage" ] && [ -s "$cache/padded/bzImage" ] &&
+   [ "$(cat "$cache/control/ct_freq.sum" 2>/dev/null)" = "$modsum" ] &&
+   [ "$(cat "$cache/padded/ct_freq.sum" 2>/dev/null)" = "$modsum" ]; then
+	kinds=nobtf
+else
+	kinds="control padded nobtf"
+fi
 
-echo "kernel: extracting $tarball"
-tar -xf "$tarball" -C "$work/extract"
+echo "kernel: building $kinds from linux-source-6.1 $srcver"
+echo "kernel: key $key, cache $cache, work $work"
+if [ "$kinds" != nobtf ] || [ ! -d "$src_control" ]; then
+	rm -rf "$work"
+	mkdir -p "$work/extract"
+	echo "kernel: extracting $tarball"
+	tar -xf "$tarball" -C "$work/extract"
+fi
 
 # the patched tree shares unchanged files with the pristine one
-cp -al "$src_control" "$src_padded"
+[ "$kinds" = nobtf ] || cp -al "$src_control" "$src_padded"
 for p in $patches; do
+	[ "$kinds" != nobtf ] || break
 	echo "kernel: applying $p"
 	(cd "$src_padded" && patch -p1 --quiet --forward < "$here/$p") ||
 		die "patch $p does not apply to linux-source-6.1 $srcver"
 done
 
-# check_config OUTDIR: every fragment line must be in the final .config
+# check_config OUTDIR FRAGMENT: every fragment line must be in the final
+# .config (an option it turns off: not set there)
 check_config() {
 	missing=
-	for opt in $(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment"); do
+	for opt in $(grep -E '^CONFIG_[A-Z0-9_]+=' "$2"); do
 		grep -qx "$opt" "$1/.config" || missing="$missing $opt"
 	done
+	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$2"); do
+		! grep -q "^$opt=" "$1/.config" || missing="$missing $opt(off)"
+	done
 	if [ -n "$missing" ]; then
-		echo "kernel: these options of $fragment did not survive olddefconfig:" >&2
+		echo "kernel: these options of $2 did not survive olddefconfig:" >&2
 		for opt in $missing; do echo "kernel:   $opt" >&2; done
 		echo "kernel: enable what they depend on in the fragment" >&2
 		return 1
 	fi
 }
 
-# build KIND SRC
+# build KIND SRC FRAGMENT
 build() {
-	kind=$1 src=$2
+	kind=$1 src=$2 frag=$3
 	out="$work/out-$kind"
 	log="$work/$kind.log"
 	mkdir -p "$out"
-	echo "kernel: [$kind] configuring (tinyconfig + guest.config)"
+	echo "kernel: [$kind] configuring (tinyconfig + $(basename "$frag"))"
 	{
 		make -C "$src" O="$out" ARCH=x86_64 tinyconfig &&
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
-			"$out/.config" "$fragment" &&
+			"$out/.config" "$frag" &&
 		make -C "$src" O="$out" ARCH=x86_64 olddefconfig
 	} > "$log" 2>&1 || die "[$kind] configuration failed; log: $log"
-	check_config "$out" || die "[$kind] configuration incomplete; log: $log"
+	check_config "$out" "$frag" || die "[$kind] configuration incomplete; log: $log"
 
 	echo "kernel: [$kind] building bzImage with -j$jobs (log: $log)"
 	start=$(date +%s)
@@ -166,11 +194,17 @@ build() {
 	mv "$cache/$kind.tmp/.config" "$cache/$kind.tmp/config"
 	build_module "$kind" "$src" "$cache/$kind.tmp"
 	cp "$log" "$cache/$kind.tmp/build.log"
+	[ "$kind" != nobtf ] || echo "$nobtf_key" > "$cache/$kind.tmp/key"
 	rm -rf "${cache:?}/$kind"
 	mv "$cache/$kind.tmp" "$cache/$kind"
 }
 
-build control "$src_control"
-build padded "$src_padded"
+for kind in $kinds; do
+	case $kind in
+	control) build control "$src_control" "$fragment" ;;
+	padded) build padded "$src_padded" "$fragment" ;;
+	nobtf) build nobtf "$src_control" "$nobtf_fragment" ;;
+	esac
+done
 link_results
-echo "kernel: done: $cache/{control,padded}/bzImage"
+echo "kernel: done: $cache/{control,padded,nobtf}/bzImage"

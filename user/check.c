@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "coretrace.skel.h"
 #include "check.h"
 #include "layout.h"
+#include "objopen.h"
 #include "sys.h"
 
 #define CT_LOG_MAX	(4u << 20)
@@ -145,9 +147,22 @@ static void ct_failure_reason(struct ct_check_prog *p, const char *prog_name)
 		 prog_name, strerror(-p->err));
 }
 
-static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
-			const char *events)
+/* The sentence the layout gave for leaving @name out, or NULL */
+static const char *ct_layout_left_out(const struct ct_layout *layout,
+				      const char *name)
 {
+	int i;
+
+	for (i = 0; layout->source == CT_LAYOUT_FORMATS && i < layout->gen.dropped; i++)
+		if (!strcmp(layout->gen.dropped_prog[i], name))
+			return layout->gen.why[i];
+	return NULL;
+}
+
+static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
+			const char *events, const struct ct_layout *layout)
+{
+	const char *left_out;
 	const struct ct_event_desc *d = p->desc;
 	struct coretrace_bpf *skel;
 	struct bpf_program *prog, *wanted = NULL;
@@ -171,7 +186,13 @@ static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
 		have_fmt = ct_format_parse(f, &fmt) == 0;
 		fclose(f);
 	}
-	skel = coretrace_bpf__open();
+	left_out = ct_layout_left_out(layout, name);
+	if (left_out) {
+		p->err = -ENOENT;
+		snprintf(p->reason, sizeof(p->reason), "left out: %s", left_out);
+		return 0;
+	}
+	skel = ct_layout_open(layout);
 	if (!skel)
 		return -errno;
 	bpf_object__for_each_program(prog, skel->obj) {
@@ -207,10 +228,12 @@ static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
 	return 0;
 }
 
-static void ct_print_text(const struct ct_check_prog *progs, int n, FILE *out)
+static void ct_print_text(const struct ct_check_prog *progs, int n,
+			  const char *source, FILE *out)
 {
 	int i, j;
 
+	fprintf(out, "coretrace check: record layouts from %s\n", source);
 	fprintf(out, "%-31s %-34s %-7s %-8s %6s %6s %8s\n", "PROGRAM",
 		"TRACEPOINT", "PRESENT", "VERIFIER", "INSNS", "JIT", "LOAD_MS");
 	for (i = 0; i < n; i++) {
@@ -245,11 +268,13 @@ static void ct_json_escaped(FILE *out, const char *s)
 }
 
 static void ct_print_json(const struct ct_check_prog *progs, int n, int bad,
-			  FILE *out)
+			  const char *source, FILE *out)
 {
 	int i, j;
 
-	fprintf(out, "{\"ok\":%s,\"problems\":%d,\"programs\":[", bad ? "false" : "true", bad);
+	fprintf(out, "{\"ok\":%s,\"problems\":%d,\"layout_source\":", bad ? "false" : "true", bad);
+	ct_json_escaped(out, source);
+	fputs(",\"programs\":[", out);
 	for (i = 0; i < n; i++) {
 		const struct ct_check_prog *p = &progs[i];
 
@@ -322,6 +347,8 @@ int ct_check(const struct ct_check_opts *opts)
 {
 	struct ct_check_prog progs[CT_EV_MAX + CT_CGROUP_PROGS];
 	const char *events = ct_tracefs_events();
+	struct ct_layout layout;
+	char source[PATH_MAX + 32];
 	struct btf *btf;
 	int i, n = 0, bad, err = 0;
 
@@ -329,9 +356,15 @@ int ct_check(const struct ct_check_opts *opts)
 		fprintf(stderr, "coretrace: checking needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");
 		return CT_EXIT_FAILURE;
 	}
-	btf = btf__load_vmlinux_btf();
+	if (ct_layout_prepare(&layout, &opts->layout, stderr)) {
+		ct_layout_free(&layout);
+		return CT_EXIT_FAILURE;
+	}
+	btf = ct_layout_btf(&layout);
 	if (!btf) {
-		fprintf(stderr, "coretrace: this kernel has no BTF (/sys/kernel/btf/vmlinux); coretrace needs CONFIG_DEBUG_INFO_BTF=y\n");
+		fprintf(stderr, "coretrace: could not read the layout from %s\n",
+			ct_layout_describe(&layout, source, sizeof(source)));
+		ct_layout_free(&layout);
 		return CT_EXIT_FAILURE;
 	}
 	if (!events)
@@ -339,6 +372,7 @@ int ct_check(const struct ct_check_opts *opts)
 	ct_log = malloc(CT_LOG_MAX);
 	if (!ct_log) {
 		btf__free(btf);
+		ct_layout_free(&layout);
 		return CT_EXIT_FAILURE;
 	}
 	libbpf_set_print(ct_capture_log);
@@ -347,17 +381,19 @@ int ct_check(const struct ct_check_opts *opts)
 		if (!ct_events[i].tp_name[0])
 			continue;
 		progs[n].desc = &ct_events[i];
-		err = ct_check_one(&progs[n++], btf, events);
+		err = ct_check_one(&progs[n++], btf, events, &layout);
 	}
 	/* and the programs that name cgroups */
 	for (i = 0; i < CT_CGROUP_PROGS && !err; i++) {
 		progs[n].desc = &ct_cgroup_progs[i];
-		err = ct_check_one(&progs[n++], btf, events);
+		err = ct_check_one(&progs[n++], btf, events, &layout);
 	}
 	libbpf_set_print(NULL);
 	free(ct_log);
 	ct_log = NULL;
 	btf__free(btf);
+	ct_layout_describe(&layout, source, sizeof(source));
+	ct_layout_free(&layout);
 	if (err) {
 		fprintf(stderr, "coretrace check: could not open the BPF object: %s\n",
 			strerror(-err));
@@ -367,9 +403,9 @@ int ct_check(const struct ct_check_opts *opts)
 	if (!events)
 		bad++;
 	if (opts->json)
-		ct_print_json(progs, n, bad, stdout);
+		ct_print_json(progs, n, bad, source, stdout);
 	else
-		ct_print_text(progs, n, stdout);
+		ct_print_text(progs, n, source, stdout);
 	if (!opts->json)
 		printf("coretrace check: %s (%d problem%s)\n",
 		       bad ? "PROBLEMS FOUND" : "every program loads and every field agrees",

@@ -291,7 +291,40 @@ enum {
 	CT_OPT_TOP,
 	CT_OPT_LATENCY,
 	CT_OPT_TIMEHIST,
+	CT_OPT_BTF,
+	CT_OPT_BTF_FORMATS,
 };
+
+static int ct_layout_conflict(FILE *err, const char *cmd)
+{
+	fprintf(err, "coretrace %s: --btf and --btf-from-formats name two layouts; give one\n", cmd);
+	return -1;
+}
+
+/* --btf, --btf-from-formats: record's, top's and check's */
+static int ct_layout_option(int id, const char *arg, struct ct_layout_opts *opts,
+			    FILE *err, const char *cmd)
+{
+	if (id == CT_OPT_BTF_FORMATS) {
+		opts->from_formats = true;
+		return opts->btf_file ? ct_layout_conflict(err, cmd) : 0;
+	}
+	if (!*arg) {
+		fprintf(err, "coretrace %s: --btf needs a file\n", cmd);
+		return -1;
+	}
+	opts->btf_file = arg;
+	return opts->from_formats ? ct_layout_conflict(err, cmd) : 0;
+}
+
+#define CT_LAYOUT_OPTS(setter)						\
+	{ CT_OPT_BTF, "btf", "FILE", "relocate the programs against this BTF (raw,\n" \
+	  "or an ELF file's .BTF; e.g. from pahole or\n"			\
+	  "BTFHub) instead of the kernel's", setter },			\
+	{ CT_OPT_BTF_FORMATS, "btf-from-formats", NULL,			\
+	  "build the records' BTF from the tracepoints'\n"		\
+	  "tracefs format files (what a kernel without\n"		\
+	  "BTF gets by itself)", setter }
 
 /* --by task|cgroup: what the rows of an overview are */
 static int ct_parse_by(const char *arg, bool *by_cgroup, FILE *err,
@@ -463,6 +496,9 @@ static int ct_record_option(int c, const char *arg, struct ct_record_opts *opts,
 	case CT_OPT_PER_CPU_RINGS:
 		opts->per_cpu_rings = true;
 		return 0;
+	case CT_OPT_BTF:
+	case CT_OPT_BTF_FORMATS:
+		return ct_layout_option(c, arg, &opts->layout, err, cmd);
 	case CT_OPT_NO_CGROUP_NAMES:
 		opts->no_cgroup_names = true;
 		return 0;
@@ -586,6 +622,7 @@ static const struct ct_opt ct_session_opts[] = {
 	  "rounded up to a power of two)", ct_set_record },
 	{ 'v', "verbose", NULL, "counters every second and per event at exit,\n"
 	  "and libbpf's log; -vv adds libbpf's debug log", ct_set_record },
+	CT_LAYOUT_OPTS(ct_set_record),
 	{ 0 },
 };
 
@@ -962,16 +999,15 @@ static int ct_set_check(int id, const char *arg, void *p, FILE *err,
 {
 	struct ct_check_opts *opts = p;
 
-	(void)id;
-	(void)arg;
-	(void)err;
-	(void)cmd;
+	if (id != CT_OPT_JSON)
+		return ct_layout_option(id, arg, &opts->layout, err, cmd);
 	opts->json = true;
 	return 0;
 }
 
 static const struct ct_opt ct_check_opts_table[] = {
 	{ CT_OPT_JSON, "json", NULL, "the same as one JSON document", ct_set_check },
+	CT_LAYOUT_OPTS(ct_set_check),
 	{ 0 },
 };
 

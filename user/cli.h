@@ -23,8 +23,15 @@
 
 _Static_assert(CT_EV_MAX <= 64, "event masks are 64 bits");
 
+/* Where the programs' record layouts come from (--btf, --btf-from-formats) */
+struct ct_layout_opts {
+	const char *btf_file;	/* a BTF file (raw or ELF), or NULL */
+	bool from_formats;	/* build it from the tracefs format files */
+};
+
 struct ct_record_opts {
 	double duration;	/* seconds, 0: until SIGINT/SIGTERM */
+	struct ct_layout_opts layout;
 	uint32_t buffer_size;	/* ring buffer bytes (per ring), a power of two */
 	enum ct_format format;
 	int verbose;
@@ -70,6 +77,7 @@ struct ct_list_opts {
 
 struct ct_check_opts {
 	bool json;
+	struct ct_layout_opts layout;
 };
 
 /* what `coretrace report` prints */

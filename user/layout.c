@@ -35,12 +35,20 @@ static int ct_format_parse_field(const char *line, struct ct_format_field *f)
 	f->name[len] = '\0';
 	f->data_loc = strncmp(decl, "__data_loc", 10) == 0;
 	f->common = strncmp(f->name, "common_", 7) == 0;
+	f->pointer = memchr(decl, '*', (size_t)(name - decl)) != NULL;
+	f->elems = 0;
+	if (*p == '[' && !f->data_loc &&
+	    (sscanf(p, "[%d]", &f->elems) != 1 || f->elems <= 0))
+		return -EINVAL;
 	p = strstr(semi, "offset:");
 	if (!p || sscanf(p, "offset:%d;", &f->offset) != 1 || f->offset < 0)
 		return -EINVAL;
 	p = strstr(p, "size:");
 	if (!p || sscanf(p, "size:%d;", &f->size) != 1 || f->size <= 0)
 		return -EINVAL;
+	/* older kernels print no signed: a field without it is unsigned */
+	p = strstr(p, "signed:");
+	f->is_signed = p && !strncmp(p, "signed:1;", 9);
 	return 0;
 }
 

@@ -19,8 +19,11 @@ struct ct_format_field {
 	char name[CT_FIELD_NAME_MAX];	/* "prev_comm", "filename" */
 	int offset;
 	int size;
+	int elems;			/* [N]: N; a scalar: 0 */
 	bool data_loc;			/* a __data_loc field */
 	bool common;			/* common_* */
+	bool is_signed;			/* signed:1 */
+	bool pointer;			/* the declaration has a '*' */
 };
 
 struct ct_tp_format {

@@ -5,7 +5,17 @@
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "list.h"
+#include "objopen.h"
 #include "sys.h"
+
+/* where record and check take the record layouts from on this machine */
+static const char *ct_layout_here(void)
+{
+	static char text[96];
+	struct ct_layout layout = { .source = ct_layout_choose(NULL) };
+
+	return ct_layout_describe(&layout, text, sizeof(text));
+}
 
 /* bytes a record takes in the BPF ring: 8-byte header, 8-byte aligned */
 static unsigned int ct_ring_bytes(size_t size)
@@ -50,12 +60,14 @@ int ct_list(const struct ct_list_opts *opts, FILE *out)
 		fprintf(out, "(KERNEL is ? when tracefs cannot be read: mount it, or run as root)\n");
 	if (opts->verbose)
 		fprintf(out, "(RECORD: bytes of coretrace's record; RING: bytes it takes in the BPF ring buffer, with the ring's 8-byte header)\n");
+	fprintf(out, "record layouts from %s\n", ct_layout_here());
 	return CT_EXIT_OK;
 }
 
 void ct_version(FILE *out)
 {
-	fprintf(out, "coretrace %s\nrecord ABI %d\nlibbpf %s\n", CT_VERSION,
-		CT_ABI_VERSION, libbpf_version_string());
+	fprintf(out, "coretrace %s\nrecord ABI %d\nlibbpf %s\nrecord layouts from %s\n",
+		CT_VERSION, CT_ABI_VERSION, libbpf_version_string(),
+		ct_layout_here());
 }
 

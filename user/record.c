@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
 #include "layout.h"
+#include "objopen.h"
 #include "live_top.h"
 #include "record.h"
 #include "output.h"
@@ -554,13 +555,24 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 			    struct coretrace_bpf **skelp)
 {
 	struct coretrace_bpf *skel;
+	struct ct_layout layout;
 	int err;
 
-	skel = coretrace_bpf__open();
+	err = ct_layout_prepare(&layout, &opts->layout, stderr);
+	if (err) {
+		ct_layout_free(&layout);
+		return err;
+	}
+	/* -v: a kernel without BTF is served from its format files */
+	if (layout.source == CT_LAYOUT_FORMATS && !opts->layout.from_formats &&
+	    opts->verbose)
+		fprintf(stderr, "coretrace: the kernel has no BTF: the record layouts come from the tracepoints' format files\n");
+	skel = ct_layout_open(&layout);
 	if (!skel) {
 		err = -errno;
 		fprintf(stderr, "coretrace: could not open the BPF object: %s\n",
 			strerror(-err));
+		ct_layout_free(&layout);
 		return err;
 	}
 	err = ct_configure(skel, opts);
@@ -569,6 +581,8 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 			strerror(-err));
 	if (!err)
 		err = ct_select_programs(skel, opts);
+	if (!err)
+		ct_layout_drop(&layout, skel, stderr);
 	if (!err) {
 		err = coretrace_bpf__load(skel);
 		if (err == -EPERM || err == -EACCES)
@@ -576,6 +590,7 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 		else if (err)
 			ct_explain_load_failure(skel, err);
 	}
+	ct_layout_free(&layout);
 	if (!err && opts->pid)
 		err = ct_seed_tids(skel->maps.ct_tids, opts->pid);
 	if (!err && opts->trigger.pid)
@@ -896,7 +911,7 @@ static bool ct_program_traces(const struct coretrace_bpf *skel,
 			      const struct bpf_program *prog)
 {
 	if (prog == skel->progs.handle_task_rename)
-		return skel->rodata->ct_rename_records;
+		return skel->rodata->ct_rename_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_fork)
 		return skel->rodata->ct_fork_records && bpf_program__autoload(prog);
 	if (prog == skel->progs.handle_sched_process_exit)
@@ -1107,10 +1122,6 @@ int ct_record(const struct ct_record_opts *opts)
 	libbpf_set_print(ct_libbpf_print);
 	if (!ct_can_trace()) {
 		fprintf(stderr, "coretrace: tracing needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");
-		return CT_EXIT_FAILURE;
-	}
-	if (!ct_kernel_has_btf()) {
-		fprintf(stderr, "coretrace: this kernel has no BTF (/sys/kernel/btf/vmlinux); coretrace needs CONFIG_DEBUG_INFO_BTF=y\n");
 		return CT_EXIT_FAILURE;
 	}
 	session = malloc(sizeof(*session));

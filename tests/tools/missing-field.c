@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "btfgen.h"
 #include "layout.h"
 #include "missing_field.skel.h"
 
@@ -27,9 +28,36 @@ static int capture(enum libbpf_print_level level, const char *fmt, va_list args)
 	return 0;
 }
 
+/*
+ * On a kernel without BTF, the layouts coretrace would use: BTF built
+ * from the format files (btfgen.c), as /proc/self/fd/N; "" otherwise.
+ */
+static char btf_path[64];
+
+static void layout_from_formats(void)
+{
+	struct missing_field_bpf *skel;
+	struct ct_btf_gen gen;
+	int fd;
+
+	if (!access("/sys/kernel/btf/vmlinux", R_OK))
+		return;
+	skel = missing_field_bpf__open();
+	if (!skel || ct_btf_from_object(skel->obj, "/sys/kernel/tracing/events", &gen))
+		return;
+	fd = ct_btf_to_fd(gen.btf);
+	if (fd >= 0)
+		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", fd);
+	ct_btf_gen_free(&gen);
+	missing_field_bpf__destroy(skel);
+	printf("missing-field: no kernel BTF: layouts from the format files\n");
+}
+
 static struct missing_field_bpf *load_only(const char *name, int *err)
 {
-	struct missing_field_bpf *skel = missing_field_bpf__open();
+	LIBBPF_OPTS(bpf_object_open_opts, opts,
+		    .btf_custom_path = btf_path[0] ? btf_path : NULL);
+	struct missing_field_bpf *skel = missing_field_bpf__open_opts(&opts);
 	struct bpf_program *prog;
 
 	if (!skel) {
@@ -52,6 +80,7 @@ int main(void)
 	__u32 key;
 	int err;
 
+	layout_from_formats();
 	libbpf_set_print(capture);
 	skel = load_only("read_unguarded", &err);
 	if (err && ct_core_failure_sentence(log_buf, "read_unguarded", sentence,

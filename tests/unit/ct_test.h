@@ -47,6 +47,7 @@ void test_comm_cache(void);
 void test_printers(void);
 void test_ksyms(void);
 void test_layout(void);
+void test_btfgen(void);
 void test_ctf(void);
 void test_ctf_read(void);
 void test_analysis(void);

@@ -28,6 +28,7 @@ int main(void)
 		{ "printers", test_printers },
 		{ "ksyms", test_ksyms },
 		{ "layout", test_layout },
+		{ "btfgen", test_btfgen },
 		{ "ctf", test_ctf },
 		{ "ctf_read", test_ctf_read },
 		{ "analysis", test_analysis },
