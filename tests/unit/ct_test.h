@@ -46,6 +46,12 @@ void test_cli(void);
 void test_comm_cache(void);
 void test_printers(void);
 void test_ksyms(void);
+struct ct_tp_format;
+/* a tracefs format file's text parsed (ct_format_parse), or -99 */
+int ct_test_parse_format(const char *text, struct ct_tp_format *fmt);
+/* @text into the file @path (checked) */
+void ct_test_write_file(const char *path, const char *text);
+
 void test_layout(void);
 void test_btfgen(void);
 void test_ctf(void);

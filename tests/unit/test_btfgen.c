@@ -10,18 +10,6 @@
 #include "btfgen.h"
 #include "layout.h"
 
-static int parse_text(const char *text, struct ct_tp_format *fmt)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	if (!f)
-		return -99;
-	rc = ct_format_parse(f, fmt);
-	fclose(f);
-	return rc;
-}
-
 /* the stock 6.1 kernel's sched_switch and sched_process_exec */
 static const char stock_switch[] =
 	"name: sched_switch\nID: 316\nformat:\n"
@@ -81,7 +69,7 @@ static void test_switch_struct(void)
 	int id;
 
 	CT_CHECK(btf != NULL);
-	CT_CHECK_INT(parse_text(stock_switch, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(stock_switch, &fmt), 0);
 	CT_CHECK(fmt.fields[4].elems == 16 && fmt.fields[4].is_signed);
 	CT_CHECK(!fmt.fields[0].is_signed && fmt.fields[3].is_signed);
 	id = ct_btf_add_record(btf, "trace_event_raw_sched_switch", &fmt, why, sizeof(why));
@@ -101,13 +89,13 @@ static void test_switch_struct(void)
 	CT_CHECK_INT(member_of(btf, id, "common_type", &type), 0);
 	CT_CHECK(btf_is_int(type) && type->size == 2 && !btf_int_encoding(type));
 	/* a second struct reuses the integer types */
-	CT_CHECK_INT(parse_text(stock_exec, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(stock_exec, &fmt), 0);
 	id = ct_btf_add_record(btf, "trace_event_raw_sched_process_exec", &fmt, why, sizeof(why));
 	CT_CHECK(id > 0);
 	CT_CHECK_INT(member_of(btf, id, "__data_loc_filename", &type), 8);
 	CT_CHECK(btf_is_int(type) && type->size == 4 && !btf_int_encoding(type));
 	CT_CHECK_INT(member_of(btf, id, "old_pid", &type), 16);
-	CT_CHECK_INT(parse_text(timer_entry, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(timer_entry, &fmt), 0);
 	CT_CHECK(fmt.fields[1].pointer && !fmt.fields[2].pointer);
 	id = ct_btf_add_record(btf, "trace_event_raw_timer_expire_entry", &fmt, why, sizeof(why));
 	CT_CHECK(id > 0);
@@ -125,7 +113,7 @@ static void test_to_fd(void)
 	const struct btf_type *type;
 	int fd, id;
 
-	CT_CHECK_INT(parse_text(stock_switch, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(stock_switch, &fmt), 0);
 	CT_CHECK(ct_btf_add_record(btf, "trace_event_raw_sched_switch", &fmt, why, sizeof(why)) > 0);
 	fd = ct_btf_to_fd(btf);
 	CT_CHECK(fd >= 0);
@@ -154,7 +142,7 @@ static void expect_refused(const char *line, const char *words)
 
 	snprintf(text, sizeof(text),
 		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n%s", line);
-	rc = parse_text(text, &fmt);
+	rc = ct_test_parse_format(text, &fmt);
 	if (rc) {
 		/* the parser refused it already: also fine, and said so */
 		CT_CHECK_INT(rc, -EINVAL);
@@ -199,25 +187,14 @@ static void test_format_facts(void)
 {
 	struct ct_tp_format fmt;
 
-	CT_CHECK_INT(parse_text("\tfield:char a[0];\toffset:8;\tsize:0;\tsigned:1;\n", &fmt), -EINVAL);
-	CT_CHECK_INT(parse_text("\tfield:char a[x];\toffset:8;\tsize:16;\tsigned:1;\n", &fmt), -EINVAL);
+	CT_CHECK_INT(ct_test_parse_format("\tfield:char a[0];\toffset:8;\tsize:0;\tsigned:1;\n", &fmt), -EINVAL);
+	CT_CHECK_INT(ct_test_parse_format("\tfield:char a[x];\toffset:8;\tsize:16;\tsigned:1;\n", &fmt), -EINVAL);
 	/* no signed: (kernels before 2.6.36 printed none): unsigned */
-	CT_CHECK_INT(parse_text("\tfield:int a;\toffset:8;\tsize:4;\n", &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format("\tfield:int a;\toffset:8;\tsize:4;\n", &fmt), 0);
 	CT_CHECK(!fmt.fields[0].is_signed && !fmt.fields[0].pointer && !fmt.fields[0].elems);
-	CT_CHECK_INT(parse_text("\tfield:const char * name;\toffset:8;\tsize:8;\tsigned:0;\n", &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format("\tfield:const char * name;\toffset:8;\tsize:8;\tsigned:0;\n", &fmt), 0);
 	CT_CHECK(fmt.fields[0].pointer);
 	CT_CHECK_STR(fmt.fields[0].name, "name");
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	CT_CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
 }
 
 /*
@@ -239,9 +216,9 @@ static void test_from_object(void)
 	snprintf(path, sizeof(path), "mkdir -p %s/sched/sched_switch %s/sched/sched_wakeup", dir, dir);
 	CT_CHECK_INT(system(path), 0);
 	snprintf(path, sizeof(path), "%s/sched/sched_switch/format", dir);
-	write_file(path, stock_switch);
+	ct_test_write_file(path, stock_switch);
 	snprintf(path, sizeof(path), "%s/sched/sched_wakeup/format", dir);
-	write_file(path, "\tfield:u24 pid;\toffset:8;\tsize:3;\tsigned:1;\n");
+	ct_test_write_file(path, "\tfield:u24 pid;\toffset:8;\tsize:3;\tsigned:1;\n");
 	obj = bpf_object__open_file(CT_TEST_BPF_OBJ, NULL);
 	CT_CHECK(obj != NULL);
 	if (!obj)

@@ -107,17 +107,6 @@ static int collect(uint32_t tid, void *arg)
 	return 0;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	CT_CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* Group @rel below @dir ("" for @dir itself) listing @threads */
 static void make_group(const char *dir, const char *rel, const char *threads)
 {
@@ -127,7 +116,7 @@ static void make_group(const char *dir, const char *rel, const char *threads)
 	if (*rel)
 		mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s%s/cgroup.threads", dir, rel);
-	write_file(path, threads);
+	ct_test_write_file(path, threads);
 }
 
 static void test_threads(void)
@@ -154,11 +143,11 @@ static void test_threads(void)
 	CT_CHECK_INT(sum, 330);
 	/* the callback's error stops the walk */
 	snprintf(path, sizeof(path), "%s/a/b/cgroup.threads", dir);
-	write_file(path, "666\n");
+	ct_test_write_file(path, "666\n");
 	CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -ECANCELED);
 	/* hostile lists */
 	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
-		write_file(path, hostile[i]);
+		ct_test_write_file(path, hostile[i]);
 		CT_CHECK_INT(ct_cgroup_threads(dir, 64, collect, &sum), -EINVAL);
 	}
 	/* a group without a thread list, and no group at all */
@@ -210,7 +199,7 @@ static void test_refusals(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	snprintf(file, sizeof(file), "%s/plain", dir);
-	write_file(file, "x");
+	ct_test_write_file(file, "x");
 
 	/* a directory that is not cgroup2's, a file, nothing: one sentence */
 	CT_CHECK_INT(parse_g(err, sizeof(err), "record", 2, "-G", dir), CT_PARSE_ERROR);

@@ -5,18 +5,6 @@
 #include "ct_test.h"
 #include "layout.h"
 
-static int parse_text(const char *text, struct ct_tp_format *fmt)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	if (!f)
-		return -99;
-	rc = ct_format_parse(f, fmt);
-	fclose(f);
-	return rc;
-}
-
 /* the padded kernel's sched_switch and sched_process_exec, as printed */
 static const char padded_switch[] =
 	"name: sched_switch\nID: 319\nformat:\n"
@@ -47,7 +35,7 @@ static void test_format(void)
 	const struct ct_format_field *f;
 	struct ct_tp_format fmt;
 
-	CT_CHECK_INT(parse_text(padded_switch, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(padded_switch, &fmt), 0);
 	CT_CHECK_INT(fmt.count, 12);
 	f = ct_format_find(&fmt, "prev_comm");
 	CT_CHECK(f && f->offset == 12 && f->size == 16 && !f->data_loc);
@@ -58,7 +46,7 @@ static void test_format(void)
 	CT_CHECK(ct_format_find(&fmt, "prev") == NULL);
 	CT_CHECK(ct_format_find(&fmt, "__data_loc_prev_comm") == NULL);
 
-	CT_CHECK_INT(parse_text(exec_fmt, &fmt), 0);
+	CT_CHECK_INT(ct_test_parse_format(exec_fmt, &fmt), 0);
 	f = ct_format_find(&fmt, "__data_loc_filename");
 	CT_CHECK(f && f->data_loc && f->offset == 8 && f->size == 4);
 	CT_CHECK(ct_format_find(&fmt, "filename") == NULL);
@@ -84,13 +72,13 @@ static void test_format_hostile(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CT_CHECK(parse_text(bad[i], &fmt) != 0);
+		CT_CHECK(ct_test_parse_format(bad[i], &fmt) != 0);
 	many = malloc(64 * 40);
 	CT_CHECK(many != NULL);
 	p = many;
 	for (i = 0; i < 40; i++)
 		p += sprintf(p, "\tfield:int f%zu;\toffset:%zu;\tsize:4;\n", i, i * 4);
-	CT_CHECK_INT(parse_text(many, &fmt), -E2BIG);
+	CT_CHECK_INT(ct_test_parse_format(many, &fmt), -E2BIG);
 	free(many);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "ct_test.h"
+#include "layout.h"
 
 unsigned long ct_tests_passed, ct_tests_failed;
 
@@ -14,6 +15,29 @@ void ct_check_report(int ok, const char *file, int line, const char *expr,
 	ct_tests_failed++;
 	printf("FAIL %s:%d: %s%s%s\n", file, line, expr, detail ? ": " : "",
 	       detail ? detail : "");
+}
+
+int ct_test_parse_format(const char *text, struct ct_tp_format *fmt)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	if (!f)
+		return -99;
+	rc = ct_format_parse(f, fmt);
+	fclose(f);
+	return rc;
+}
+
+void ct_test_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CT_CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
 }
 
 int main(void)
