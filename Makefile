@@ -49,9 +49,10 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 # user/ code that needs no libbpf: also linked into the unit tests
 CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
 		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
-		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c
+		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c \
+		   user/metrics.c user/http.c
 LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c \
-		   user/objopen.c
+		   user/objopen.c user/serve.c
 # loader code the unit tests build too, with the shared libbpf
 UNIT_LOADER_SRCS := user/btfgen.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
@@ -90,7 +91,7 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
-$(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o: $(SKELS)
+$(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o $(BUILD)/user/serve.o: $(SKELS)
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -240,6 +241,29 @@ vm-matrix: $(INITRAMFS) kernel
 		padded=$(BUILD)/vm/padded/artifacts/check.json \
 		nobtf=$(BUILD)/vm/nobtf/artifacts/check.json
 
+# Debian's Prometheus scrapes coretrace serve in a guest of the stock
+# kernel, over its loopback (tests/guest/prometheus-scrape): the package
+# unpacked, never installed here (tests/vm/prometheus-stage.sh), with the
+# rules the README gives
+PROM_DIR	:= $(BUILD)/prometheus
+PROM_INITRAMFS	:= $(BUILD)/prom-initramfs.cpio.gz
+
+.PHONY: prometheus-stage prometheus-test
+$(PROM_DIR)/root.stamp: prometheus-stage
+	@tests/vm/prometheus-stage.sh $(PROM_DIR)
+
+$(PROM_INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh \
+		$(PROM_DIR)/root.stamp dist/prometheus/coretrace-rules.yml
+	rm -rf $(PROM_DIR)/etc && mkdir -p $(PROM_DIR)/etc/etc/prometheus
+	cp dist/prometheus/coretrace-rules.yml $(PROM_DIR)/etc/etc/prometheus/
+	tests/vm/mkinitramfs.sh -t $(PROM_DIR)/root -t $(PROM_DIR)/etc $@ coretrace \
+		tests/guest $(BUILD)/workloads $(BUILD)/tools
+
+prometheus-test: $(PROM_INITRAMFS)
+	tests/vm/run-vm.sh --kernel "$(STOCK_KERNEL)" --initrd $(PROM_INITRAMFS) \
+		--accel $(ACCEL) --mem 2048 --timeout $(VM_TIMEOUT) \
+		--log-dir $(BUILD)/vm/prometheus --kind stock --run prometheus-scrape
+
 # the rig's own checks: a failure, a splat and a hang must each fail
 rig-test: $(INITRAMFS)
 	tests/vm/rig-selftest.sh "$(STOCK_KERNEL)" $(INITRAMFS) $(ACCEL) $(BUILD)/vm/rig
@@ -249,6 +273,7 @@ test: deps-check
 	$(MAKE) checkpatch
 	$(MAKE) rig-test
 	$(MAKE) vm-matrix
+	$(MAKE) prometheus-test
 
 demo: deps-check
 	$(MAKE) $(INITRAMFS)

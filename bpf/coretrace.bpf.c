@@ -303,6 +303,7 @@ struct ct_runnable_slot {
 	__u32 pid;
 	__u32 reserved;
 	__u64 since;
+	__u64 cgroup;		/* serve: its group when last switched out */
 };
 
 struct {
@@ -340,6 +341,47 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ct_irq_start);
 } ct_irq_start SEC(".maps");
+
+/*
+ * coretrace serve (ct_aggregate): the handlers add up here instead of
+ * writing records; each map is sized at load, to one entry when not
+ * serving. A task's wait is ct_runnable's (its group too: a task's group
+ * is the current one's when it is switched out, the only moment BPF reads
+ * it cheaply; a task woken before that is in CT_AGG_CG_UNKNOWN). Groups
+ * past the cap add up in CT_AGG_CG_FOLDED, and ct_agg_folded keeps which
+ * they were, for their count.
+ */
+const volatile bool ct_aggregate;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, struct ct_agg_cgroup);
+} ct_agg_cgroups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u8);
+} ct_agg_folded SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_cpu);
+} ct_agg_cpus SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_irq);
+} ct_agg_irqs SEC(".maps");
+
+static struct ct_agg_cgroup ct_agg_zero;
 
 /* Fill a record's header, on the CPU ct_reserve() said; returns its time */
 static __always_inline __u64 ct_fill_hdr(void *record, __u8 event_type,
@@ -876,6 +918,165 @@ ct_copy_next_comm(char *dst, struct trace_event_raw_sched_switch *ctx)
 	words[1] = *(__u64 *)&ctx->next_comm[8];
 }
 
+/*
+ * coretrace serve: what each handler adds up. The event is counted as
+ * attempted in ct_stats (coretrace_events_total), and as lost when it
+ * could not be added (a full table, an idle state past CT_IDLE_STATES).
+ */
+#define CT_E2BIG		7
+
+struct ct_agg_ctx {
+	struct ct_agg_cpu *row;
+	struct ct_counts *counts;
+	__u64 now;
+};
+
+/* The CPU's row and the event's counts; false when not serving yet */
+static __always_inline bool ct_agg_begin(struct ct_agg_ctx *a, __u32 event_type)
+{
+	__u32 cpu;
+
+	if (!ct_tracing)
+		return false;
+	cpu = bpf_get_smp_processor_id();
+	a->counts = ct_counts_at(cpu, event_type);
+	a->row = bpf_map_lookup_elem(&ct_agg_cpus, &cpu);
+	a->now = bpf_ktime_get_ns();
+	if (a->counts)
+		a->counts->attempted++;
+	return a->row != NULL;
+}
+
+static __always_inline void ct_agg_lost(struct ct_agg_ctx *a)
+{
+	if (a->counts)
+		a->counts->lost++;
+}
+
+/* Group @id's sums; past the cap, the folded groups' */
+static __always_inline struct ct_agg_cgroup *ct_agg_group(__u64 id)
+{
+	struct ct_agg_cgroup *g = bpf_map_lookup_elem(&ct_agg_cgroups, &id);
+	__u64 folded = CT_AGG_CG_FOLDED;
+	__u8 one = 1;
+
+	if (g)
+		return g;
+	/* -EEXIST: another CPU added it meanwhile */
+	if (bpf_map_update_elem(&ct_agg_cgroups, &id, &ct_agg_zero,
+				BPF_NOEXIST) != -CT_E2BIG)
+		return bpf_map_lookup_elem(&ct_agg_cgroups, &id);
+	bpf_map_update_elem(&ct_agg_folded, &id, &one, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&ct_agg_cgroups, &folded);
+}
+
+/* @tid's group as last seen, CT_AGG_CG_UNKNOWN when it was not */
+static __always_inline __u64 ct_agg_task_group(struct ct_runnable_slot *slot,
+					       __u32 tid)
+{
+	return slot && slot->pid == tid ? slot->cgroup : CT_AGG_CG_UNKNOWN;
+}
+
+/* prev ran since the last switch; next waited since it became runnable */
+static __always_inline int
+ct_agg_switch(struct trace_event_raw_sched_switch *ctx)
+{
+	__u32 prev_pid = ctx->prev_pid, next_pid = ctx->next_pid;
+	struct ct_runnable_slot *slot;
+	struct ct_agg_cgroup *g;
+	struct ct_agg_ctx a;
+	__u64 group, delay;
+	__u32 bucket;
+
+	if (!ct_agg_begin(&a, CT_EV_SCHED_SWITCH))
+		return 0;
+	if (prev_pid) {
+		group = bpf_get_current_cgroup_id();
+		g = ct_agg_group(group);
+		if (g) {
+			if (a.row->switch_ns)
+				__sync_fetch_and_add(&g->oncpu_ns,
+						     a.now - a.row->switch_ns);
+			__sync_fetch_and_add(&g->switches, 1);
+		}
+		slot = ct_runnable_slot(prev_pid);
+		if (slot) {
+			slot->pid = prev_pid;
+			slot->cgroup = group;
+			/* state bits 0..7 clear: still runnable (preempted) */
+			slot->since = (ctx->prev_state & 0xff) ? 0 : a.now;
+		}
+	}
+	a.row->switch_ns = a.now;
+	if (!next_pid)
+		return 0;
+	slot = ct_runnable_slot(next_pid);
+	if (!slot || slot->pid != next_pid || !slot->since)
+		return 0;	/* runnable since before serving began */
+	delay = a.now - slot->since;
+	slot->since = 0;
+	g = ct_agg_group(slot->cgroup);
+	if (!g) {
+		ct_agg_lost(&a);
+		return 0;
+	}
+	bucket = ct_delay_bucket(delay);
+	__sync_fetch_and_add(&g->delay_sum_ns, delay);
+	if (bucket < CT_DELAY_BUCKETS)
+		__sync_fetch_and_add(&g->delay[bucket], 1);
+	return 0;
+}
+
+/*
+ * A task woken (or a new one, in its parent's group, the current one)
+ * waits from now; its group counts the wakeup.
+ */
+static __always_inline int
+ct_agg_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	__u32 pid = ctx->pid;
+	struct ct_runnable_slot *slot;
+	struct ct_agg_cgroup *g;
+	struct ct_agg_ctx a;
+	__u64 group;
+
+	if (!ct_agg_begin(&a, event_type))
+		return 0;
+	slot = ct_runnable_slot(pid);
+	if (!slot)
+		return 0;
+	if (event_type == CT_EV_SCHED_WAKEUP_NEW)
+		group = bpf_get_current_cgroup_id();
+	else
+		group = ct_agg_task_group(slot, pid);
+	slot->pid = pid;
+	slot->cgroup = group;
+	slot->since = a.now;
+	g = ct_agg_group(group);
+	if (g)
+		__sync_fetch_and_add(&g->wakeups, 1);
+	else
+		ct_agg_lost(&a);
+	return 0;
+}
+
+static __always_inline int
+ct_agg_migrate(struct trace_event_raw_sched_migrate_task *ctx)
+{
+	__u32 pid = ctx->pid;
+	struct ct_agg_cgroup *g;
+	struct ct_agg_ctx a;
+
+	if (!ct_agg_begin(&a, CT_EV_SCHED_MIGRATE_TASK))
+		return 0;
+	g = ct_agg_group(ct_agg_task_group(ct_runnable_slot(pid), pid));
+	if (g)
+		__sync_fetch_and_add(&g->migrations, 1);
+	else
+		ct_agg_lost(&a);
+	return 0;
+}
+
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 {
@@ -885,9 +1086,12 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	__u32 next_pid = ctx->next_pid;
 	struct ct_sched_switch *rec;
 	__u64 now;
-	bool want = ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm,
-			     next_pid, ctx->next_comm);
+	bool want;
 
+	if (ct_aggregate)
+		return ct_agg_switch(ctx);
+	want = ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm, next_pid,
+			ctx->next_comm);
 	/* -G: a task switched out for the last time leaves the groups */
 	if (ct_filter_cgroups && (ctx->prev_state & CT_STATE_EXITED))
 		ct_cg_remember(prev_pid, false);
@@ -927,6 +1131,8 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 	struct ct_wakeup *rec;
 	__u64 now;
 
+	if (ct_aggregate)
+		return ct_agg_wakeup(event_type, ctx);
 	if (!ct_want(event_type, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);
@@ -972,6 +1178,8 @@ int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 	__u32 pid = ctx->pid;
 	struct ct_migrate *rec;
 
+	if (ct_aggregate)
+		return ct_agg_migrate(ctx);
 	if (!ct_want(CT_EV_SCHED_MIGRATE_TASK, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);
@@ -1260,6 +1468,88 @@ int handle_cgroup_rename(struct trace_event_raw_cgroup *ctx)
 	return ct_emit_cgroup_name(ctx);
 }
 
+/* serve: the time each CPU spends in each idle state */
+static __always_inline int ct_agg_idle(struct trace_event_raw_cpu *ctx)
+{
+	__u32 state = ctx->state, was;
+	struct ct_agg_ctx a;
+
+	if (!ct_agg_begin(&a, CT_EV_CPU_IDLE))
+		return 0;
+	if (state != (__u32)CT_IDLE_EXIT) {
+		a.row->idle_since = a.now;
+		a.row->idle_state = state;
+		return 0;
+	}
+	if (!a.row->idle_since)
+		return 0;	/* idle since before serving began */
+	was = a.row->idle_state;
+	if (was < CT_IDLE_STATES) {
+		a.row->idle_ns[was] += a.now - a.row->idle_since;
+		a.row->idle_entries[was]++;
+	} else {
+		ct_agg_lost(&a);
+	}
+	a.row->idle_since = 0;
+	return 0;
+}
+
+/* serve: interrupt handlers' time per irq (they do not nest) */
+static __always_inline int ct_agg_irq(__u32 event_type, __u32 irq)
+{
+	struct ct_agg_irq *sum, zero = {};
+	struct ct_agg_ctx a;
+	__u64 ran;
+
+	if (!ct_agg_begin(&a, event_type))
+		return 0;
+	if (event_type == CT_EV_IRQ_HANDLER_ENTRY) {
+		a.row->irq_since = a.now;
+		a.row->irq = irq;
+		return 0;
+	}
+	if (!a.row->irq_since || a.row->irq != irq)
+		return 0;
+	ran = a.now - a.row->irq_since;
+	a.row->irq_since = 0;
+	sum = bpf_map_lookup_elem(&ct_agg_irqs, &irq);
+	if (!sum) {
+		bpf_map_update_elem(&ct_agg_irqs, &irq, &zero, BPF_NOEXIST);
+		sum = bpf_map_lookup_elem(&ct_agg_irqs, &irq);
+	}
+	if (!sum) {
+		ct_agg_lost(&a);
+		return 0;
+	}
+	__sync_fetch_and_add(&sum->ns, ran);
+	__sync_fetch_and_add(&sum->count, 1);
+	return 0;
+}
+
+/* serve: softirq time per vector, on this CPU's row */
+static __always_inline int ct_agg_softirq(__u32 event_type, __u32 vec)
+{
+	struct ct_agg_ctx a;
+
+	if (!ct_agg_begin(&a, event_type))
+		return 0;
+	if (event_type == CT_EV_SOFTIRQ_ENTRY) {
+		a.row->softirq_since = a.now;
+		a.row->softirq_vec = vec;
+		return 0;
+	}
+	if (!a.row->softirq_since || a.row->softirq_vec != vec)
+		return 0;
+	if (vec < CT_SOFTIRQS) {
+		a.row->softirq_ns[vec] += a.now - a.row->softirq_since;
+		a.row->softirq_count[vec]++;
+	} else {
+		ct_agg_lost(&a);
+	}
+	a.row->softirq_since = 0;
+	return 0;
+}
+
 /* cpu_idle's and cpu_frequency's records have the same fields */
 static __always_inline int ct_emit_cpu_state(__u32 event_type,
 					     struct trace_event_raw_cpu *ctx)
@@ -1287,6 +1577,8 @@ static __always_inline int ct_emit_cpu_state(__u32 event_type,
 SEC("tp/power/cpu_idle")
 int handle_cpu_idle(struct trace_event_raw_cpu *ctx)
 {
+	if (ct_aggregate)
+		return ct_agg_idle(ctx);
 	return ct_emit_cpu_state(CT_EV_CPU_IDLE, ctx);
 }
 
@@ -1329,6 +1621,8 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 	struct ct_irq_entry *rec;
 	__u64 now;
 
+	if (ct_aggregate)
+		return ct_agg_irq(CT_EV_IRQ_HANDLER_ENTRY, irq);
 	if (!ct_want(CT_EV_IRQ_HANDLER_ENTRY, ct_current_tid(), NULL))
 		return 0;
 	ct_announce_irq(irq, ctx);
@@ -1351,6 +1645,8 @@ int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 	struct ct_irq_exit *rec;
 	__u64 now;
 
+	if (ct_aggregate)
+		return ct_agg_irq(CT_EV_IRQ_HANDLER_EXIT, ctx->irq);
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec), &cpu);
@@ -1382,6 +1678,8 @@ static __always_inline int ct_emit_softirq(__u32 event_type,
 	struct ct_softirq *rec;
 	__u64 now;
 
+	if (ct_aggregate)
+		return ct_agg_softirq(event_type, ctx->vec);
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec), &cpu);

@@ -293,6 +293,9 @@ enum {
 	CT_OPT_TIMEHIST,
 	CT_OPT_BTF,
 	CT_OPT_BTF_FORMATS,
+	CT_OPT_LISTEN,
+	CT_OPT_METRICS_PATH,
+	CT_OPT_MAX_CGROUPS,
 };
 
 static int ct_layout_conflict(FILE *err, const char *cmd)
@@ -986,6 +989,89 @@ const struct ct_command ct_list_command = {
 		"the running kernel has it.\n",
 	.groups = ct_list_groups,
 	.opts_size = sizeof(struct ct_list_opts),
+};
+
+static int ct_set_serve(int id, const char *arg, void *p, FILE *err,
+			const char *cmd)
+{
+	struct ct_serve_opts *opts = p;
+
+	switch (id) {
+	case CT_OPT_LISTEN:
+		opts->listen = arg;
+		return 0;
+	case CT_OPT_METRICS_PATH:
+		opts->path = arg;
+		if (arg[0] == '/' && strlen(arg) < 200 && !strpbrk(arg, " ?#"))
+			return 0;
+		fprintf(err, "coretrace %s: --web.telemetry-path wants a path such as /metrics, not '%s'\n",
+			cmd, arg);
+		return -1;
+	case CT_OPT_MAX_CGROUPS:
+		if (!ct_parse_count(arg, &opts->max_cgroups) &&
+		    opts->max_cgroups >= 1 && opts->max_cgroups <= 65536)
+			return 0;
+		fprintf(err, "coretrace %s: --max-cgroups wants a number from 1 to 65536, not '%s'\n",
+			cmd, arg);
+		return -1;
+	case 'd':
+		if (!ct_parse_seconds(arg, &opts->duration))
+			return 0;
+		fprintf(err, "coretrace %s: invalid duration '%s'\n", cmd, arg);
+		return -1;
+	case 'v':
+		opts->verbose++;
+		return 0;
+	default:
+		return ct_layout_option(id, arg, &opts->layout, err, cmd);
+	}
+}
+
+static const struct ct_opt ct_serve_opts_table[] = {
+	{ CT_OPT_LISTEN, "web.listen-address", "ADDR:PORT",
+	  "where to serve (default " CT_SERVE_LISTEN ": every address;\n"
+	  "127.0.0.1:9476 for this machine only)", ct_set_serve },
+	{ CT_OPT_METRICS_PATH, "web.telemetry-path", "PATH",
+	  "the metrics' path (default " CT_SERVE_PATH ")", ct_set_serve },
+	{ CT_OPT_MAX_CGROUPS, "max-cgroups", "N",
+	  "groups with series of their own (default 256); the\n"
+	  "others add up in cgroup=\"(folded)\"", ct_set_serve },
+	{ 'd', "duration", "SECONDS", "stop after SECONDS", ct_set_serve },
+	{ 'v', "verbose", NULL, "each request on stderr; -vv: libbpf's log too",
+	  ct_set_serve },
+	CT_LAYOUT_OPTS(ct_set_serve),
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_serve_groups[] = {
+	{ NULL, ct_serve_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_serve_init(void *p)
+{
+	struct ct_serve_opts *opts = p;
+
+	opts->listen = CT_SERVE_LISTEN;
+	opts->path = CT_SERVE_PATH;
+	opts->max_cgroups = CT_SERVE_MAX_CGROUPS;
+}
+
+const struct ct_command ct_serve_command = {
+	.name = "serve",
+	.summary = "in-kernel summaries served to Prometheus (OpenMetrics)",
+	.usage = "[--web.listen-address ADDR:PORT] [options]",
+	.description =
+		"Run the same tracepoint programs, adding up in BPF maps instead of\n"
+		"writing records, and serve the sums over HTTP for Prometheus to\n"
+		"scrape: scheduling delay histograms (log2 microseconds), overall and\n"
+		"per cgroup; CPU time, switches, wakeups and migrations per cgroup;\n"
+		"time per CPU in each idle state; time in each interrupt and softirq;\n"
+		"coretrace's own counters. The text format is OpenMetrics when the\n"
+		"scraper asks for it (Accept), Prometheus' 0.0.4 otherwise.\n",
+	.groups = ct_serve_groups,
+	.opts_size = sizeof(struct ct_serve_opts),
+	.init = ct_serve_init,
 };
 
 int ct_parse_list_args(int argc, char **argv, struct ct_list_opts *opts,

@@ -67,9 +67,25 @@ struct ct_record_opts {
 	double top_interval;	/* coretrace top: refresh period, 0: record */
 	unsigned int top_rows;	/* coretrace top: rows, 0: what fits */
 	bool top_by_cgroup;	/* coretrace top --by cgroup */
+	bool aggregate;		/* coretrace serve: add up in maps, no records */
+	uint32_t agg_cgroups;	/* serve: groups with sums of their own */
 };
 
 bool ct_triggers_on(const struct ct_trigger_opts *t);
+
+/* coretrace serve */
+#define CT_SERVE_LISTEN		":9476"
+#define CT_SERVE_PATH		"/metrics"
+#define CT_SERVE_MAX_CGROUPS	256
+
+struct ct_serve_opts {
+	const char *listen;		/* --web.listen-address */
+	const char *path;		/* --web.telemetry-path */
+	unsigned int max_cgroups;	/* --max-cgroups */
+	double duration;		/* -d: seconds, 0: until SIGINT/SIGTERM */
+	int verbose;
+	struct ct_layout_opts layout;
+};
 
 struct ct_list_opts {
 	int verbose;
@@ -161,7 +177,8 @@ int ct_parse_count(const char *arg, unsigned int *count);
 /* Each command's description and options (cli.c) */
 extern const struct ct_command ct_record_command, ct_top_command,
 	ct_report_command, ct_timechart_command, ct_convert_command,
-	ct_list_command, ct_check_command, ct_version_command;
+	ct_list_command, ct_check_command, ct_version_command,
+	ct_serve_command;
 /*
  * Flushes and closes @f (NULL: stdout, flushed and checked, left open);
  * a write error is one line "WHO: writing WHAT failed: reason" on stderr.

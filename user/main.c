@@ -8,6 +8,7 @@
 #include "list.h"
 #include "report.h"
 #include "record.h"
+#include "serve.h"
 #include "timechart.h"
 
 static int ct_run_record(void *opts)
@@ -40,6 +41,11 @@ static int ct_run_report(void *opts)
 	return ct_report(opts);
 }
 
+static int ct_run_serve(void *opts)
+{
+	return ct_serve(opts);
+}
+
 static int ct_run_version(void *opts)
 {
 	(void)opts;
@@ -55,6 +61,7 @@ static const struct ct_cmd {
 	{ &ct_record_command, ct_run_record },
 	{ &ct_list_command, ct_run_list },
 	{ &ct_top_command, ct_run_record },	/* a record session, shown live */
+	{ &ct_serve_command, ct_run_serve },
 	{ &ct_report_command, ct_run_report },
 	{ &ct_timechart_command, ct_run_timechart },
 	{ &ct_convert_command, ct_run_convert },
@@ -72,6 +79,7 @@ union ct_any_opts {
 	struct ct_convert_opts convert;
 	struct ct_list_opts list;
 	struct ct_check_opts check;
+	struct ct_serve_opts serve;
 };
 
 static void ct_usage(FILE *out)

@@ -365,6 +365,11 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		selected = wanted & (1ull << i);
 		exists = ct_tracepoint_exists(events, desc->tp_category,
 					      desc->tp_name);
+		if (i == CT_EV_TASK_RENAME && opts->aggregate) {
+			/* serving: no names to follow */
+			bpf_program__set_autoload(prog, false);
+			continue;
+		}
 		if (i == CT_EV_TASK_RENAME && exists) {
 			/*
 			 * Always attached: when not asked for, it only
@@ -476,6 +481,27 @@ static int ct_seed_cgroups(struct coretrace_bpf *skel,
 	return 0;
 }
 
+/*
+ * coretrace serve: the handlers add up in the ct_agg_ maps (one entry
+ * each otherwise), and the ring, which nothing is written to, is the
+ * smallest there is.
+ */
+static int ct_configure_aggregate(struct coretrace_bpf *skel,
+				  const struct ct_record_opts *opts, int ncpus)
+{
+	skel->rodata->ct_aggregate = true;
+	if (ncpus <= 0)
+		return -EINVAL;
+	/* the groups, and the unknown and folded ones */
+	return bpf_map__set_max_entries(skel->maps.ct_agg_cgroups,
+					opts->agg_cgroups + 2) ||
+	       bpf_map__set_max_entries(skel->maps.ct_agg_folded,
+					CT_AGG_FOLDED_KEPT) ||
+	       bpf_map__set_max_entries(skel->maps.ct_agg_cpus, (__u32)ncpus) ||
+	       bpf_map__set_max_entries(skel->maps.ct_agg_irqs, CT_AGG_IRQS) ?
+	       -EINVAL : 0;
+}
+
 /* Filters and ring layout go into .rodata before the object is loaded. */
 static int ct_configure(struct coretrace_bpf *skel,
 			const struct ct_record_opts *opts)
@@ -500,9 +526,11 @@ static int ct_configure(struct coretrace_bpf *skel,
 	ct_configure_triggers(ro, &opts->trigger);
 	ro->ct_checks = ro->ct_filter_tasks || ro->ct_filter_cpus ||
 			ro->ct_filter_tgid || ro->ct_trig_tgid;
-	/* the delay trigger's table, only when it is asked for */
-	if (!opts->trigger.delay_ns &&
+	/* the delay trigger's table, only when it is asked for (or serving) */
+	if (!opts->trigger.delay_ns && !opts->aggregate &&
 	    bpf_map__set_max_entries(skel->maps.ct_runnable, 1))
+		return -EINVAL;
+	if (opts->aggregate && ct_configure_aggregate(skel, opts, ncpus))
 		return -EINVAL;
 	/* -G's tasks, only when it is given (512 KiB otherwise unused) */
 	if (!opts->ncgroups &&
@@ -1110,6 +1138,23 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		ct_print_triggers(skel, s);
 	ring_buffer__free(rb);
 	return err;
+}
+
+int ct_programs_open(const struct ct_record_opts *opts,
+		     struct coretrace_bpf **skel)
+{
+	ct_libbpf_verbosity = opts->verbose;
+	libbpf_set_print(ct_libbpf_print);
+	if (!ct_can_trace()) {
+		fprintf(stderr, "coretrace: tracing needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");
+		return -EPERM;
+	}
+	return ct_open_and_load(opts, skel);
+}
+
+int ct_programs_attach(struct coretrace_bpf *skel)
+{
+	return ct_attach(skel);
 }
 
 int ct_record(const struct ct_record_opts *opts)

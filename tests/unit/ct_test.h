@@ -58,6 +58,7 @@ void test_ctf(void);
 void test_ctf_read(void);
 void test_analysis(void);
 void test_output(void);
+void test_serve(void);
 void test_pktring(void);
 void test_recorder(void);
 void test_cgroup(void);

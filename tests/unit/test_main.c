@@ -60,6 +60,7 @@ int main(void)
 		{ "pktring", test_pktring },
 		{ "recorder", test_recorder },
 		{ "cgroup", test_cgroup },
+		{ "serve", test_serve },
 	};
 	size_t i;
 

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * coretrace serve without BPF: the delay buckets, the exposition in both
+ * formats (checked line by line against the formats' rules), content
+ * negotiation, the HTTP request parser with good and hostile requests,
+ * and the server itself over 127.0.0.1 (loopback only, bounded loops).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "ct_test.h"
+#include "http.h"
+#include "metrics.h"
+
+/* the smallest b with ns <= 2^b us, by counting */
+static unsigned int bucket_by_counting(uint64_t ns)
+{
+	unsigned int b;
+
+	for (b = 0; b < CT_DELAY_BUCKETS - 1; b++)
+		if (ns <= (1000ull << b))
+			return b;
+	return CT_DELAY_BUCKETS - 1;
+}
+
+static void test_buckets(void)
+{
+	static const uint64_t edges[] = {
+		0, 1, 999, 1000, 1001, 1999, 2000, 2001, 3000, 4000, 4001,
+		1000000, 1048576000, 1048576001, 33554432000ull,
+		33554432001ull, 67108864000ull, ~0ull, 1ull << 62,
+	};
+	char le[32];
+	unsigned int i, b, bad = 0;
+	uint64_t ns;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		CT_CHECK_INT(ct_delay_bucket(edges[i]), bucket_by_counting(edges[i]));
+	CT_CHECK_INT(ct_delay_bucket(1000), 0);
+	CT_CHECK_INT(ct_delay_bucket(1001), 1);
+	CT_CHECK_INT(ct_delay_bucket(5000000), 13);	/* 5 ms <= 8.192 ms */
+	CT_CHECK_INT(ct_delay_bucket(~0ull), CT_DELAY_BUCKETS - 1);
+	/* every edge of every bucket, and a step either side */
+	for (b = 0; b < 40; b++) {
+		ns = 1000ull << b;
+		bad += ct_delay_bucket(ns) != bucket_by_counting(ns);
+		bad += ct_delay_bucket(ns + 1) != bucket_by_counting(ns + 1);
+		bad += ct_delay_bucket(ns - 1) != bucket_by_counting(ns - 1);
+	}
+	CT_CHECK_INT(bad, 0);
+	ct_delay_bucket_le(0, le, sizeof(le));
+	CT_CHECK_STR(le, "0.000001");
+	ct_delay_bucket_le(13, le, sizeof(le));
+	CT_CHECK_STR(le, "0.008192");
+	ct_delay_bucket_le(CT_DELAY_BUCKETS - 2, le, sizeof(le));
+	CT_CHECK_STR(le, "33.554432");
+}
+
+static void test_negotiate(void)
+{
+	/* what Prometheus 2.42 sends */
+	CT_CHECK_INT(ct_om_negotiate("application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+		     CT_OM_OPENMETRICS);
+	CT_CHECK_INT(ct_om_negotiate("text/plain;version=0.0.4"), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate(NULL), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate(""), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate("*/*"), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate("application/openmetrics-text; q=0"), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate("application/openmetrics-text;q=0.0, text/plain"), CT_OM_PROMETHEUS);
+	CT_CHECK_INT(ct_om_negotiate("text/plain, application/openmetrics-text; q=0.5"), CT_OM_OPENMETRICS);
+	CT_CHECK_STR(ct_om_content_type(CT_OM_OPENMETRICS),
+		     "application/openmetrics-text; version=1.0.0; charset=utf-8");
+	CT_CHECK_STR(ct_om_content_type(CT_OM_PROMETHEUS),
+		     "text/plain; version=0.0.4; charset=utf-8");
+}
+
+static void check_label(const char *in, const char *want)
+{
+	struct ct_obuf b;
+
+	ct_obuf_init(&b, 1 << 16);
+	ct_om_label_value(&b, in);
+	ct_obuf_put(&b, "", 1);
+	CT_CHECK(!b.failed);
+	CT_CHECK_STR(b.p, want);
+	ct_obuf_free(&b);
+}
+
+static void test_labels(void)
+{
+	struct ct_obuf b;
+
+	check_label("/system.slice/ssh.service", "/system.slice/ssh.service");
+	check_label("a\"b\\c\nd", "a\\\"b\\\\c\\nd");
+	check_label("caf\xc3\xa9", "caf\xc3\xa9");
+	check_label("\xff", "\\\\xff");
+	check_label("\xc0\x80", "\\\\xc0\\\\x80");		/* overlong NUL */
+	check_label("\xed\xa0\x80", "\\\\xed\\\\xa0\\\\x80");	/* a surrogate */
+	check_label("\xe2\x82", "\\\\xe2\\\\x82");		/* cut short */
+	check_label("\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80");
+	check_label("", "");
+	/* a buffer at its bound fails and stays failed */
+	ct_obuf_init(&b, 8);
+	ct_obuf_put(&b, "12345678", 8);
+	CT_CHECK(!b.failed);
+	ct_obuf_put(&b, "9", 1);
+	CT_CHECK(b.failed);
+	CT_CHECK_INT(b.len, 8);
+	ct_obuf_free(&b);
+}
+
+/* a small machine: two groups, two CPUs, an interrupt */
+static void sample_metrics(struct ct_metrics *m, struct ct_metrics_group *g,
+			   struct ct_agg_cpu *cpus, struct ct_metrics_irq *irq)
+{
+	memset(m, 0, sizeof(*m));
+	memset(g, 0, 2 * sizeof(*g));
+	memset(cpus, 0, 2 * sizeof(*cpus));
+	g[0].label = "/system.slice/a \"b\".service";
+	g[0].sums.oncpu_ns = 1500000000ull;
+	g[0].sums.switches = 10;
+	g[0].sums.wakeups = 7;
+	g[0].sums.migrations = 2;
+	g[0].sums.delay[0] = 3;
+	g[0].sums.delay[13] = 4;
+	g[0].sums.delay_sum_ns = 20000003;
+	g[1].label = "(folded)";
+	g[1].sums.delay[CT_DELAY_BUCKETS - 1] = 1;
+	g[1].sums.delay_sum_ns = 40000000000ull;
+	cpus[1].idle_ns[1] = 2000000001;
+	cpus[1].idle_entries[1] = 5;
+	cpus[0].softirq_ns[1] = 1000;
+	cpus[1].softirq_ns[1] = 2000;
+	cpus[0].softirq_count[1] = 1;
+	cpus[1].softirq_count[1] = 2;
+	*irq = (struct ct_metrics_irq){ 24, "virtio0-input.0", 5000, 3 };
+	m->version = "0.4.0";
+	m->groups = g;
+	m->ngroups = 2;
+	m->cpus = cpus;
+	m->ncpus = 2;
+	m->irqs = irq;
+	m->nirqs = 1;
+	m->events_mask = 1ull << CT_EV_SCHED_SWITCH | 1ull << CT_EV_CPU_IDLE;
+	m->events[CT_EV_SCHED_SWITCH] = 100;
+	m->lost[CT_EV_CPU_IDLE] = 1;
+	m->groups_folded = 3;
+	m->groups_max = 256;
+}
+
+static bool has_suffix(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/*
+ * The format's rules, line by line: comments before samples of their
+ * family, each family once, sample names the family's (with the suffixes
+ * its type allows), buckets cumulative and ending in +Inf equal to
+ * _count, counters' samples ending in _total; OpenMetrics' # EOF last.
+ * Returns the number of samples, or -1 after a failed check.
+ */
+static int check_exposition(const char *text, enum ct_om_format fmt)
+{
+	char family[128] = "", type[16] = "", seen[64][128];
+	unsigned long long last_bucket = 0, inf = 0;
+	int nseen = 0, samples = 0, i;
+	const char *p = text, *nl;
+	bool eof = false, ok = true;
+
+	while (*p && ok) {
+		char line[1024], name[128];
+		size_t n;
+
+		nl = strchr(p, '\n');
+		if (!nl || eof) {
+			ok = false;	/* unterminated, or past # EOF */
+			break;
+		}
+		n = (size_t)(nl - p);
+		if (n >= sizeof(line)) {
+			ok = false;
+			break;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p = nl + 1;
+		if (!strcmp(line, "# EOF")) {
+			eof = true;
+			continue;
+		}
+		if (!strncmp(line, "# HELP ", 7)) {
+			sscanf(line + 7, "%127s", family);
+			for (i = 0; i < nseen; i++)
+				ok &= strcmp(seen[i], family) != 0;
+			if (nseen < 64)
+				snprintf(seen[nseen++], sizeof(seen[0]), "%s", family);
+			type[0] = '\0';
+			continue;
+		}
+		if (!strncmp(line, "# TYPE ", 7)) {
+			char fam[128];
+
+			ok &= sscanf(line + 7, "%127s %15s", fam, type) == 2 &&
+			      !strcmp(fam, family);
+			if (!strcmp(type, "counter"))
+				ok &= has_suffix(family, strlen(family), "_total") ==
+				      (fmt == CT_OM_PROMETHEUS);
+			last_bucket = 0;
+			continue;
+		}
+		if (!strncmp(line, "# UNIT ", 7)) {
+			ok &= fmt == CT_OM_OPENMETRICS &&
+			      !strncmp(line + 7, family, strlen(family));
+			continue;
+		}
+		ok &= line[0] != '#' && type[0] != '\0';
+		n = strcspn(line, "{ ");
+		memcpy(name, line, n);
+		name[n] = '\0';
+		samples++;
+		if (!strcmp(type, "histogram")) {
+			unsigned long long v = strtoull(strrchr(line, ' ') + 1, NULL, 10);
+			size_t f = strlen(family);
+
+			ok &= !strncmp(name, family, f);
+			if (!strcmp(name + f, "_bucket")) {
+				ok &= v >= last_bucket && strstr(line, "le=\"") != NULL;
+				last_bucket = v;
+				if (strstr(line, "le=\"+Inf\""))
+					inf = v, last_bucket = 0;
+			} else if (!strcmp(name + f, "_count")) {
+				ok &= v == inf;
+			} else {
+				ok &= !strcmp(name + f, "_sum");
+			}
+		} else if (!strcmp(type, "counter")) {
+			ok &= fmt == CT_OM_PROMETHEUS ? !strcmp(name, family) :
+			      (!strncmp(name, family, strlen(family)) &&
+			       !strcmp(name + strlen(family), "_total"));
+		} else {
+			ok &= !strcmp(name, family);
+		}
+	}
+	ok &= eof == (fmt == CT_OM_OPENMETRICS);
+	return ok ? samples : -1;
+}
+
+static void test_render(void)
+{
+	struct ct_metrics_group g[2];
+	struct ct_agg_cpu cpus[2];
+	struct ct_metrics_irq irq;
+	struct ct_metrics m;
+	struct ct_obuf b;
+	int fmt;
+
+	sample_metrics(&m, g, cpus, &irq);
+	for (fmt = CT_OM_PROMETHEUS; fmt <= CT_OM_OPENMETRICS; fmt++) {
+		bool om = fmt == CT_OM_OPENMETRICS;
+
+		ct_obuf_init(&b, 1 << 20);
+		ct_metrics_render(&m, (enum ct_om_format)fmt, &b);
+		ct_obuf_put(&b, "", 1);
+		CT_CHECK(!b.failed);
+		CT_CHECK(check_exposition(b.p, (enum ct_om_format)fmt) > 0);
+		/* overall: the two groups added */
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_bucket{le=\"0.000001\"} 3\n"));
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_bucket{le=\"0.008192\"} 7\n"));
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_bucket{le=\"33.554432\"} 7\n"));
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_bucket{le=\"+Inf\"} 8\n"));
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_sum 40.020000003\n"));
+		CT_CHECK(strstr(b.p, "coretrace_sched_delay_seconds_count 8\n"));
+		/* per group, its label escaped */
+		CT_CHECK(strstr(b.p, "coretrace_cgroup_sched_delay_seconds_bucket{cgroup=\"/system.slice/a \\\"b\\\".service\",le=\"0.000002\"} 3\n"));
+		CT_CHECK(strstr(b.p, "coretrace_cgroup_cpu_seconds_total{cgroup=\"/system.slice/a \\\"b\\\".service\"} 1.500000000\n"));
+		CT_CHECK(strstr(b.p, "coretrace_cgroup_context_switches_total{cgroup=\"(folded)\"} 0\n"));
+		CT_CHECK(strstr(b.p, "coretrace_cgroups_folded 3\n"));
+		CT_CHECK(strstr(b.p, "coretrace_cpu_idle_seconds_total{cpu=\"1\",state=\"1\"} 2.000000001\n"));
+		CT_CHECK(strstr(b.p, "coretrace_cpu_idle_entries_total{cpu=\"1\",state=\"1\"} 5\n"));
+		CT_CHECK(!strstr(b.p, "cpu=\"0\",state"));	/* never idle */
+		CT_CHECK(strstr(b.p, "coretrace_irq_seconds_total{irq=\"24\",name=\"virtio0-input.0\"} 0.000005000\n"));
+		CT_CHECK(strstr(b.p, "coretrace_softirq_seconds_total{vector=\"TIMER\"} 0.000003000\n"));
+		CT_CHECK(strstr(b.p, "coretrace_softirqs_total{vector=\"TIMER\"} 3\n"));
+		CT_CHECK(strstr(b.p, "coretrace_events_total{event=\"sched_switch\"} 100\n"));
+		CT_CHECK(strstr(b.p, "coretrace_events_lost_total{event=\"cpu_idle\"} 1\n"));
+		CT_CHECK(!strstr(b.p, "event=\"sched_wakeup\""));
+		CT_CHECK(strstr(b.p, om ? "# TYPE coretrace_cgroup_cpu_seconds counter\n" :
+				 "# TYPE coretrace_cgroup_cpu_seconds_total counter\n"));
+		CT_CHECK((strstr(b.p, "# UNIT coretrace_cgroup_cpu_seconds seconds\n") != NULL) == om);
+		CT_CHECK((strstr(b.p, "# EOF\n") != NULL) == om);
+		ct_obuf_free(&b);
+	}
+	/* the checker itself fails what breaks the rules */
+	CT_CHECK_INT(check_exposition("# HELP x_total h\n# TYPE x_total counter\nx_total 1\n# HELP x_total h\n# TYPE x_total counter\n",
+				      CT_OM_PROMETHEUS), -1);
+	CT_CHECK_INT(check_exposition("# HELP h h\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_sum 0\nh_count 1\n",
+				      CT_OM_PROMETHEUS), -1);
+	CT_CHECK_INT(check_exposition("# HELP x h\n# TYPE x counter\nx_total 1\n", CT_OM_OPENMETRICS), -1);
+	CT_CHECK_INT(check_exposition("y 1\n", CT_OM_PROMETHEUS), -1);
+	/* a response past its bound is a failed buffer, not a cut one */
+	sample_metrics(&m, g, cpus, &irq);
+	ct_obuf_init(&b, 512);
+	ct_metrics_render(&m, CT_OM_PROMETHEUS, &b);
+	CT_CHECK(b.failed);
+	ct_obuf_free(&b);
+}
+
+static enum ct_http_parse parse(const char *text, struct ct_http_request *req)
+{
+	return ct_http_parse_request(text, strlen(text), req);
+}
+
+static void test_parse(void)
+{
+	struct ct_http_request req;
+	static char big[CT_HTTP_MAX_REQUEST + 16];
+
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/openmetrics-text\r\n\r\n", &req), CT_HTTP_OK);
+	CT_CHECK_STR(req.path, "/metrics");
+	CT_CHECK_STR(req.accept, "application/openmetrics-text");
+	CT_CHECK(!req.head);
+	CT_CHECK_INT(parse("HEAD /metrics?x=1 HTTP/1.0\n\n", &req), CT_HTTP_OK);
+	CT_CHECK(req.head);
+	CT_CHECK_STR(req.path, "/metrics");
+	CT_CHECK_STR(req.accept, "");
+	CT_CHECK_INT(parse("GET / HTTP/1.1\r\naccept:   text/plain\r\n\r\n", &req), CT_HTTP_OK);
+	CT_CHECK_STR(req.accept, "text/plain");
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nHost: x\r\n", &req), CT_HTTP_INCOMPLETE);
+	CT_CHECK_INT(parse("GET /metr", &req), CT_HTTP_INCOMPLETE);
+	CT_CHECK_INT(parse("", &req), CT_HTTP_INCOMPLETE);
+	CT_CHECK_INT(parse("POST /metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_NOT_ALLOWED);
+	CT_CHECK_INT(parse("GET /metrics HTTP/2.0\r\n\r\n", &req), CT_HTTP_VERSION);
+	CT_CHECK_INT(parse("GET /metrics\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET  /metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /metrics FTP/1.10\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nNoColon\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\n: empty\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /me\x01trics HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nX: \x1b[2J\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	/* headers that never end, up to the bound */
+	memset(big, 'a', sizeof(big) - 1);
+	memcpy(big, "GET / HTTP/1.1\r\nX: ", 19);
+	CT_CHECK_INT(ct_http_parse_request(big, CT_HTTP_MAX_REQUEST - 1, &req), CT_HTTP_INCOMPLETE);
+	CT_CHECK_INT(ct_http_parse_request(big, CT_HTTP_MAX_REQUEST, &req), CT_HTTP_TOO_LARGE);
+	/* a path too long for the request's room */
+	memset(big, 'b', sizeof(big) - 1);
+	memcpy(big, "GET /", 5);
+	memcpy(big + 400, " HTTP/1.1\r\n\r\n", 14);
+	CT_CHECK_INT(ct_http_parse_request(big, 414, &req), CT_HTTP_BAD_REQUEST);
+	/* an Accept header longer than kept is cut, not overflowed */
+	memset(big, 'c', sizeof(big) - 1);
+	memcpy(big, "GET / HTTP/1.1\r\nAccept: ", 24);
+	memcpy(big + 2000, "\r\n\r\n", 4);
+	CT_CHECK_INT(ct_http_parse_request(big, 2004, &req), CT_HTTP_OK);
+	CT_CHECK_INT(strlen(req.accept), sizeof(req.accept) - 1);
+}
+
+static void test_listen(void)
+{
+	struct sockaddr_storage a;
+	struct sockaddr_in *in = (struct sockaddr_in *)&a;
+	socklen_t len;
+	FILE *err = tmpfile();
+	static const char *const bad[] = {
+		"9476", "1.2.3.4:", "1.2.3.4:99999", "::1:80", "host.example:80",
+		"1.2.3.4:12a", "1.2.3.4:-1", "[::1:80", "[nonsense]:80", ":", "",
+		"300.1.1.1:80",
+	};
+	unsigned int i;
+
+	CT_CHECK_INT(ct_http_parse_listen("127.0.0.1:9476", &a, &len, err, "serve"), 0);
+	CT_CHECK_INT(a.ss_family, AF_INET);
+	CT_CHECK_INT(ntohs(in->sin_port), 9476);
+	CT_CHECK_INT(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK);
+	CT_CHECK_INT(ct_http_parse_listen(":80", &a, &len, err, "serve"), 0);
+	CT_CHECK_INT(ntohl(in->sin_addr.s_addr), INADDR_ANY);
+	CT_CHECK_INT(ct_http_parse_listen("localhost:0", &a, &len, err, "serve"), 0);
+	CT_CHECK_INT(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK);
+	CT_CHECK_INT(ct_http_parse_listen("[::1]:9476", &a, &len, err, "serve"), 0);
+	CT_CHECK_INT(a.ss_family, AF_INET6);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CT_CHECK_INT(ct_http_parse_listen(bad[i], &a, &len, err, "serve"), -1);
+	if (err)
+		fclose(err);
+}
+
+static int test_handler(const struct ct_http_request *req, struct ct_obuf *body,
+			const char **type, void *arg)
+{
+	(*(int *)arg)++;
+	if (strcmp(req->path, "/metrics"))
+		return 404;
+	*type = ct_om_content_type(ct_om_negotiate(req->accept));
+	ct_obuf_printf(body, "x_total 1\n");
+	return 200;
+}
+
+/* a client on 127.0.0.1: connected, non-blocking */
+static int client(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	return fd;
+}
+
+/* Serve until @fd's response has ended (closed), 200 steps at most */
+static int exchange(struct ct_http_server *s, int fd, char *out, size_t size)
+{
+	size_t got = 0;
+	int step;
+	ssize_t n;
+
+	for (step = 0; step < 200; step++) {
+		ct_http_step(s, 10);
+		while ((n = read(fd, out + got, size - 1 - got)) > 0)
+			got += (size_t)n;
+		if (n == 0)
+			break;
+	}
+	out[got] = '\0';
+	return step < 200 ? 0 : -1;
+}
+
+static void test_server(void)
+{
+	struct ct_http_server s;
+	struct sockaddr_storage a;
+	socklen_t len;
+	char out[4096];
+	int calls = 0, port, fd, fds[CT_HTTP_MAX_CONNS + 4], i, served;
+	FILE *err = tmpfile();
+
+	CT_CHECK_INT(ct_http_parse_listen("127.0.0.1:0", &a, &len, err, "serve"), 0);
+	if (err)
+		fclose(err);
+	if (ct_http_open(&s, &a, len, test_handler, &calls)) {
+		CT_CHECK(!"cannot listen on 127.0.0.1");
+		return;
+	}
+	port = ct_http_port(&s);
+	CT_CHECK(port > 0);
+	s.timeout_ms = 300;
+
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text\r\n\r\n", 64) == 64);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 200 OK\r\n", 17));
+	CT_CHECK(strstr(out, "\r\nContent-Type: application/openmetrics-text; version=1.0.0; charset=utf-8\r\n"));
+	CT_CHECK(strstr(out, "\r\nContent-Length: 10\r\n"));
+	CT_CHECK(strstr(out, "\r\n\r\nx_total 1\n"));
+	close(fd);
+
+	/* HEAD: the headers only */
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "HEAD /metrics HTTP/1.0\r\n\r\n", 26) == 26);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(strstr(out, "Content-Length: 10\r\n") && !strstr(out, "x_total"));
+	close(fd);
+
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "GET /nothing HTTP/1.1\r\n\r\n", 25) == 25);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 404 Not Found\r\n", 24));
+	close(fd);
+
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "DELETE /metrics HTTP/1.1\r\n\r\n", 28) == 28);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 405 ", 13) && strstr(out, "\r\nAllow: GET, HEAD\r\n"));
+	close(fd);
+
+	/* a flood of header bytes is cut off at the bound */
+	fd = client(port);
+	memset(out, 'z', sizeof(out));
+	memcpy(out, "GET / HTTP/1.1\r\nX: ", 19);
+	for (i = 0; fd >= 0 && i < 3; i++)
+		CT_CHECK(write(fd, out, sizeof(out)) == (ssize_t)sizeof(out));
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 431 ", 13));
+	close(fd);
+
+	/* a client that says nothing is dropped at its deadline */
+	fd = client(port);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK_STR(out, "");
+	CT_CHECK_INT(s.timeouts, 1);
+	close(fd);
+
+	/* more silent clients than slots: the later ones wait, then are served */
+	for (i = 0; i < CT_HTTP_MAX_CONNS + 4; i++)
+		fds[i] = client(port);
+	for (i = 0; i < 5; i++)
+		ct_http_step(&s, 10);
+	for (i = 0; i < CT_HTTP_MAX_CONNS + 4; i++)
+		if (fds[i] >= 0)
+			CT_CHECK(write(fds[i], "GET /metrics HTTP/1.1\r\n\r\n", 25) == 25);
+	for (i = 0, served = 0; i < CT_HTTP_MAX_CONNS + 4; i++) {
+		if (fds[i] < 0)
+			continue;
+		if (!exchange(&s, fds[i], out, sizeof(out)) &&
+		    !strncmp(out, "HTTP/1.1 200 OK\r\n", 17))
+			served++;
+		close(fds[i]);
+	}
+	CT_CHECK_INT(served, CT_HTTP_MAX_CONNS + 4);
+	CT_CHECK_INT(calls, 2 + 1 + CT_HTTP_MAX_CONNS + 4);
+	ct_http_close(&s);
+}
+
+void test_serve(void)
+{
+	test_buckets();
+	test_negotiate();
+	test_labels();
+	test_render();
+	test_parse();
+	test_listen();
+	test_server();
+}
