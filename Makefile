@@ -36,7 +36,7 @@ WARN		:= -Wall -Wextra -Werror
 # callback, the output, the capture writer): ~18 emulated instructions
 # per event less in make bench
 CFLAGS		?= -O2 -g -flto=auto
-USER_CFLAGS	:= -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) \
+USER_CFLAGS	:= -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) \
 		   -I$(BUILD) -Ibpf -Iuser -MMD -MP
 BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 		   -Ivmlinux -Ibpf -MMD -MP
@@ -80,8 +80,10 @@ GUEST_FILES	:= $(wildcard tests/guest/*)
 
 all: coretrace
 
+# LDSTATIC= links against the shared libraries (the Debian package does)
+LDSTATIC	?= -static
 coretrace: $(LOADER_OBJS) $(CORE_OBJS)
-	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(LDSTATIC) -o $@ $^ $(STATIC_LIBS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
 	@mkdir -p $(@D)
@@ -274,6 +276,7 @@ test: deps-check
 	$(MAKE) rig-test
 	$(MAKE) vm-matrix
 	$(MAKE) prometheus-test
+	$(MAKE) deb-test
 
 demo: deps-check
 	$(MAKE) $(INITRAMFS)
@@ -329,6 +332,47 @@ bench-deps:
 .PHONY: deps-check
 deps-check:
 	@tests/deps.sh --check 2>/dev/null || tests/deps.sh
+
+# the manual pages, made by coretrace from the tables --help is made from:
+# coretrace(1) and one per command coretrace --help lists
+MANDIR_BUILD	:= $(BUILD)/man
+.PHONY: man install deb deb-test pkg-deps
+man: coretrace
+	rm -rf $(MANDIR_BUILD) && mkdir -p $(MANDIR_BUILD)
+	./coretrace help --man > $(MANDIR_BUILD)/coretrace.1
+	for c in $$(./coretrace --help | sed -n '/^commands:/,/^$$/s/^  \([a-z]*\) .*/\1/p'); do \
+		[ "$$c" = help ] || ./coretrace help --man $$c > $(MANDIR_BUILD)/coretrace-$$c.1 || exit 1; \
+	done
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, its manual
+# pages, the systemd units of the always-on recorder and of serve (their
+# ExecStart pointing at BINDIR), and the Prometheus rules
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+MAN1DIR		?= $(PREFIX)/share/man/man1
+UNITDIR		?= $(PREFIX)/lib/systemd/system
+DATADIR		?= $(PREFIX)/share/coretrace
+install: coretrace man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(DATADIR)/prometheus
+	install -m 755 coretrace $(DESTDIR)$(BINDIR)/coretrace
+	install -m 644 $(MANDIR_BUILD)/*.1 $(DESTDIR)$(MAN1DIR)/
+	for unit in dist/*.service; do \
+		sed 's|/usr/local/bin/coretrace|$(BINDIR)/coretrace|' $$unit > \
+			$(DESTDIR)$(UNITDIR)/$$(basename $$unit) || exit 1; \
+		chmod 644 $(DESTDIR)$(UNITDIR)/$$(basename $$unit); \
+	done
+	install -m 644 dist/prometheus/coretrace-rules.yml $(DESTDIR)$(DATADIR)/prometheus/
+
+# the Debian package (debian/), built with dpkg-buildpackage, checked by
+# lintian, then installed in a fresh Debian 12 root (tests/pkg/deb-test.sh)
+pkg-deps:
+	@tests/deps.sh --check --pkg 2>/dev/null || tests/deps.sh --pkg
+deb: pkg-deps
+	tests/pkg/build-deb.sh $(BUILD)/deb
+
+deb-test: deb
+	tests/pkg/deb-test.sh $(BUILD)/deb
 
 clean:
 	rm -rf $(BUILD) coretrace

@@ -6,13 +6,15 @@
 #   tests/deps.sh --check   exit 0 when everything is installed, 1 otherwise
 #   --bench                 also the tracers make bench compares coretrace
 #                           with (Debian's own builds, run unchanged)
+#   --pkg                   also what builds and checks the Debian package
 set -eu
 
-check=0 bench=0
+check=0 bench=0 pkg=0
 for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
 	--bench) bench=1 ;;
+	--pkg) pkg=1 ;;
 	*) echo "deps: unknown argument '$arg'" >&2; exit 2 ;;
 	esac
 done
@@ -26,6 +28,7 @@ PACKAGES="
 	bc bison flex libssl-dev
 "
 [ "$bench" -eq 1 ] && PACKAGES="$PACKAGES linux-perf trace-cmd bpftrace time"
+[ "$pkg" -eq 1 ] && PACKAGES="$PACKAGES dpkg-dev debhelper lintian debootstrap"
 
 missing=""
 for pkg in $PACKAGES; do

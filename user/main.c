@@ -10,6 +10,7 @@
 #include "record.h"
 #include "serve.h"
 #include "timechart.h"
+#include "version.h"
 
 static int ct_run_record(void *opts)
 {
@@ -92,6 +93,33 @@ static void ct_usage(FILE *out)
 	ct_commands_help(specs, CT_NCMDS, out);
 }
 
+/*
+ * coretrace help --man [COMMAND]: the manual page of coretrace or of a
+ * command, made from the tables --help is made from (make man)
+ */
+static int ct_man(int argc, char **argv)
+{
+	const struct ct_command *specs[CT_NCMDS];
+	size_t i;
+
+	for (i = 0; i < CT_NCMDS; i++)
+		specs[i] = ct_cmds[i].spec;
+	if (argc == 3) {
+		ct_commands_man(specs, CT_NCMDS, CT_VERSION, stdout);
+		return ct_close_output(NULL, "coretrace", "the manual page") ?
+		       CT_EXIT_FAILURE : CT_EXIT_OK;
+	}
+	for (i = 0; argc == 4 && i < CT_NCMDS; i++) {
+		if (strcmp(specs[i]->name, argv[3]))
+			continue;
+		ct_command_man(specs[i], CT_VERSION, stdout);
+		return ct_close_output(NULL, "coretrace", "the manual page") ?
+		       CT_EXIT_FAILURE : CT_EXIT_OK;
+	}
+	fprintf(stderr, "coretrace: help --man takes one command at most, one of coretrace --help's\n");
+	return CT_EXIT_USAGE;
+}
+
 static const struct ct_cmd *ct_find_cmd(const char *name)
 {
 	size_t i;
@@ -115,6 +143,8 @@ int main(int argc, char **argv)
 		ct_usage(stderr);
 		return CT_EXIT_USAGE;
 	}
+	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "--man"))
+		return ct_man(argc, argv);
 	if (!strcmp(name, "help") || !strcmp(name, "--help") ||
 	    !strcmp(name, "-h")) {
 		ct_usage(stdout);

@@ -207,3 +207,165 @@ void ct_commands_help(const struct ct_command *const *cmds, size_t n,
 	      "\n"
 	      "'coretrace <command> --help' shows a command's options.\n", out);
 }
+
+/*
+ * Manual pages, from the same tables as --help: coretrace(1) and one
+ * coretrace-COMMAND(1) per command (make man, make install).
+ */
+
+/* @n bytes of @s as roff text: backslashes and dashes escaped, a line's
+ * leading '.' or '\'' made literal, blank lines as paragraph breaks */
+static void ct_roff_text(FILE *out, const char *s, size_t n)
+{
+	bool line_start = true;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (line_start && c == '\n') {
+			fputs(".PP\n", out);
+			continue;
+		}
+		if (line_start && (c == '.' || c == '\''))
+			fputs("\\&", out);
+		line_start = c == '\n';
+		if (c == '\\')
+			fputs("\\e", out);
+		else if (c == '-')
+			fputs("\\-", out);
+		else
+			fputc(c, out);
+	}
+	if (!line_start)
+		fputc('\n', out);
+}
+
+/* a word within a line: escaped, no line breaks of its own */
+static void ct_roff_inline(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void ct_roff_str(FILE *out, const char *s)
+{
+	ct_roff_text(out, s, strlen(s));
+}
+
+/* @s on one line (a summary): its line breaks as spaces */
+static void ct_roff_line(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\n')
+			fputc(' ', out);
+		else if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\n', out);
+}
+
+static void ct_man_upper(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, out);
+}
+
+static void ct_man_opt(const struct ct_opt *o, FILE *out)
+{
+	fputs(".TP\n", out);
+	if (o->id < 256)
+		fprintf(out, "\\fB\\-%c\\fR, ", o->id);
+	fputs("\\fB\\-\\-", out);
+	ct_roff_inline(out, o->name);
+	fputs("\\fR", out);
+	if (o->arg) {
+		fputs(" \\fI", out);
+		ct_roff_inline(out, o->arg);
+		fputs("\\fR", out);
+	}
+	fputc('\n', out);
+	ct_roff_str(out, o->help);
+}
+
+void ct_command_man(const struct ct_command *cmd, const char *version,
+		    FILE *out)
+{
+	const struct ct_opt_group *g;
+	const struct ct_opt *o;
+
+	fputs(".TH CORETRACE-", out);
+	ct_man_upper(out, cmd->name);
+	fprintf(out, " 1 \"\" \"coretrace %s\" \"coretrace manual\"\n", version);
+	fprintf(out, ".SH NAME\ncoretrace\\-%s \\- ", cmd->name);
+	ct_roff_line(out, cmd->summary);
+	fprintf(out, ".SH SYNOPSIS\n.B coretrace %s\n", cmd->name);
+	if (cmd->usage[0])
+		ct_roff_str(out, cmd->usage);
+	if (cmd->description) {
+		fputs(".SH DESCRIPTION\n", out);
+		ct_roff_str(out, cmd->description);
+	}
+	fputs(".SH OPTIONS\n", out);
+	for (g = cmd->groups; g && g->opts; g++) {
+		if (g->heading) {
+			fputs(".SS ", out);
+			ct_roff_line(out, g->heading);
+		}
+		for (o = g->opts; o->id; o++)
+			ct_man_opt(o, out);
+		if (g->after) {
+			fputs(".PP\n", out);
+			ct_roff_str(out, g->after);
+		}
+	}
+	ct_man_opt(&(const struct ct_opt){ CT_OPT_HELP, "help", NULL,
+		   "show the options, as here", NULL }, out);
+	if (cmd->footer) {
+		fputs(".SH NOTES\n", out);
+		ct_roff_str(out, cmd->footer);
+	}
+	fputs(".SH SEE ALSO\n.BR coretrace (1)\n", out);
+}
+
+void ct_commands_man(const struct ct_command *const *cmds, size_t n,
+		     const char *version, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, ".TH CORETRACE 1 \"\" \"coretrace %s\" \"coretrace manual\"\n"
+		".SH NAME\ncoretrace \\- a low\\-overhead scheduler, power, interrupt and timer tracer\n"
+		".SH SYNOPSIS\n.B coretrace\n\\fICOMMAND\\fR [\\fIoptions\\fR]\n"
+		".SH DESCRIPTION\n", version);
+	ct_roff_str(out,
+		    "CO-RE BPF programs read the kernel's tracepoints through offsets\n"
+		    "relocated against the running kernel's BTF (or BTF built from the\n"
+		    "tracepoints' format files), so one binary works on every kernel.\n"
+		    "Tracing needs root, or the CAP_BPF and CAP_PERFMON capabilities.\n");
+	fputs(".SH COMMANDS\n", out);
+	for (i = 0; i < n; i++) {
+		fputs(".TP\n.B ", out);
+		ct_roff_line(out, cmds[i]->name);
+		ct_roff_line(out, cmds[i]->summary);
+		fprintf(out, "See\n.BR coretrace\\-%s (1).\n", cmds[i]->name);
+	}
+	fputs(".TP\n.B help\nthe commands, as here;\n.B coretrace help \\-\\-man\n"
+	      "[\\fICOMMAND\\fR] prints these manual pages.\n"
+	      ".SH EXIT STATUS\n0 on success, 1 when tracing or reading failed, 2 on a bad command line.\n"
+	      ".SH SEE ALSO\n", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, ".BR coretrace\\-%s (1)%s\n", cmds[i]->name,
+			i + 1 < n ? "," : "");
+}

@@ -78,4 +78,11 @@ void ct_command_help(const struct ct_command *cmd, FILE *out);
 void ct_commands_help(const struct ct_command *const *cmds, size_t n,
 		      FILE *out);
 
+/* The command's manual page (roff), from its table: coretrace-NAME(1) */
+void ct_command_man(const struct ct_command *cmd, const char *version,
+		    FILE *out);
+/* coretrace(1): the @n commands, each with its summary */
+void ct_commands_man(const struct ct_command *const *cmds, size_t n,
+		     const char *version, FILE *out);
+
 #endif /* CORETRACE_OPTIONS_H */

@@ -6,6 +6,8 @@
 #
 #   tests/ci/fresh-root.sh [COMMAND...]      default: make demo
 #
+# FRESH_ROOT_COPY="FILE..." copies those files (e.g. a built package) to
+# /srv in the root before the command runs.
 # The root starts as debootstrap's minbase plus git, make and
 # ca-certificates (cached as a tarball in $CORETRACE_CACHE/fresh-root,
 # default ~/.cache/coretrace); downloaded .deb files are kept there too, so
@@ -73,6 +75,9 @@ mnt -t tmpfs tmpfs "$root/tmp"
 mnt --bind "$cache/archives" "$root/var/cache/apt/archives"
 
 git clone -q "$top" "$root/srv/coretrace"
+for f in ${FRESH_ROOT_COPY:-}; do
+	cp "$f" "$root/srv/" || die "cannot copy $f into the root"
+done
 echo "fresh-root: $(git -C "$root/srv/coretrace" log -1 --format='%h %s')"
 echo "fresh-root: running '$*' in a fresh Debian 12 root"
 start=$(date +%s)

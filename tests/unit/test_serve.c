@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "cli.h"
 #include "ct_test.h"
 #include "http.h"
 #include "metrics.h"
+#include "options.h"
 
 /* the smallest b with ns <= 2^b us, by counting */
 static unsigned int bucket_by_counting(uint64_t ns)
@@ -528,8 +530,78 @@ static void test_server(void)
 	ct_http_close(&s);
 }
 
+/* a long option as the manual page writes it: \-\-name, dashes escaped */
+static void roff_option(const char *name, char *out, size_t size)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(out + n, size - n, "\\fB\\-\\-");
+	for (; *name && n + 3 < size; name++) {
+		if (*name == '-') {
+			out[n++] = '\\';
+			out[n++] = '-';
+		} else {
+			out[n++] = *name;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* every option of every table is in its manual page: they cannot drift */
+static void test_man(void)
+{
+	static const struct ct_command *const cmds[] = {
+		&ct_record_command, &ct_list_command, &ct_top_command,
+		&ct_serve_command, &ct_report_command, &ct_timechart_command,
+		&ct_convert_command, &ct_check_command, &ct_version_command,
+	};
+	char *page = NULL, want[128];
+	size_t len = 0, i, missing = 0, options = 0;
+	const struct ct_opt_group *g;
+	const struct ct_opt *o;
+	FILE *f;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		f = open_memstream(&page, &len);
+		if (!f) {
+			CT_CHECK(!"open_memstream");
+			return;
+		}
+		ct_command_man(cmds[i], "9.9.9", f);
+		fclose(f);
+		CT_CHECK(!strncmp(page, ".TH CORETRACE-", 14));
+		CT_CHECK(strstr(page, "\n.SH NAME\ncoretrace\\-") != NULL);
+		CT_CHECK(strstr(page, "\"coretrace 9.9.9\"") != NULL);
+		for (g = cmds[i]->groups; g && g->opts; g++) {
+			for (o = g->opts; o->id; o++) {
+				options++;
+				roff_option(o->name, want, sizeof(want));
+				if (!strstr(page, want)) {
+					missing++;
+					printf("man page of %s lacks %s\n", cmds[i]->name, want);
+				}
+			}
+		}
+		/* no line a roff request by accident */
+		CT_CHECK(!strstr(page, "\n'"));
+		free(page);
+		page = NULL;
+	}
+	CT_CHECK(options > 50);
+	CT_CHECK_INT(missing, 0);
+	f = open_memstream(&page, &len);
+	if (f) {
+		ct_commands_man(cmds, sizeof(cmds) / sizeof(cmds[0]), "9.9.9", f);
+		fclose(f);
+		CT_CHECK(strstr(page, ".BR coretrace\\-serve (1)") != NULL);
+		CT_CHECK(strstr(page, ".SH COMMANDS") != NULL);
+		free(page);
+	}
+}
+
 void test_serve(void)
 {
+	test_man();
 	test_buckets();
 	test_negotiate();
 	test_labels();
