@@ -340,7 +340,7 @@ MANDIR_BUILD	:= $(BUILD)/man
 man: coretrace
 	rm -rf $(MANDIR_BUILD) && mkdir -p $(MANDIR_BUILD)
 	./coretrace help --man > $(MANDIR_BUILD)/coretrace.1
-	for c in $$(./coretrace --help | sed -n '/^commands:/,/^$$/s/^  \([a-z]*\) .*/\1/p'); do \
+	for c in $$(./coretrace --help | sed -n '/^commands:/,/^$$/s/^  \([a-z][a-z]*\) .*/\1/p'); do \
 		[ "$$c" = help ] || ./coretrace help --man $$c > $(MANDIR_BUILD)/coretrace-$$c.1 || exit 1; \
 	done
 

@@ -27,7 +27,7 @@ done
 grep -q -- '--web.listen-address' /tmp/man.txt || fail "man coretrace-serve has no --web.listen-address"
 echo "deb-check: ok: man coretrace, coretrace-record and coretrace-serve"
 [ "$(ls /usr/share/man/man1/coretrace*.1.gz | wc -l)" -eq \
-  $(($(coretrace --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' | grep -cvx help) + 1)) ] ||
+  $(($(coretrace --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p' | grep -cvx help) + 1)) ] ||
 	fail "not one manual page per command, plus coretrace(1)"
 
 systemd-analyze verify /lib/systemd/system/coretrace-recorder.service \
