@@ -301,9 +301,9 @@ struct {
 
 struct ct_runnable_slot {
 	__u32 pid;
-	__u32 reserved;
+	__u32 group;		/* serve: its entry in ct_agg_groups */
 	__u64 since;
-	__u64 cgroup;		/* serve: its group when last switched out */
+	__u64 cgroup;		/* serve: its group's id when last switched out */
 };
 
 struct {
@@ -345,20 +345,40 @@ struct {
 /*
  * coretrace serve (ct_aggregate): the handlers add up here instead of
  * writing records; each map is sized at load, to one entry when not
- * serving. A task's wait is ct_runnable's (its group too: a task's group
- * is the current one's when it is switched out, the only moment BPF reads
- * it cheaply; a task woken before that is in CT_AGG_CG_UNKNOWN). Groups
- * past the cap add up in CT_AGG_CG_FOLDED, and ct_agg_folded keeps which
- * they were, for their count.
+ * serving. A task's wait is ct_runnable's, and so is its group: the one
+ * it was in when last switched out (the current one's, the only group BPF
+ * reads cheaply; a task woken before that is in CT_AGG_IDX_UNKNOWN), by
+ * id and by its entry in ct_agg_groups. An array entry, not a hash
+ * lookup per event: measured with bpf_stats in the guest, a hash lookup
+ * by group id on each switch made the switch handler cost 617 emulated
+ * instructions a run. A group met for the first time (or whose entry
+ * went to another since) is looked up in ct_agg_group_ids, and given a
+ * free entry from ct_agg_free (user space fills it, and gives back the
+ * entries of groups gone); with none free, it adds up in
+ * CT_AGG_IDX_FOLDED, and ct_agg_folded keeps which groups did, for
+ * their count.
  */
 const volatile bool ct_aggregate;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_cgroup);
+} ct_agg_groups SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u64);
-	__type(value, struct ct_agg_cgroup);
-} ct_agg_cgroups SEC(".maps");
+	__type(value, __u32);
+} ct_agg_group_ids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 1);
+	__type(value, __u32);
+} ct_agg_free SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -380,8 +400,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ct_agg_irq);
 } ct_agg_irqs SEC(".maps");
-
-static struct ct_agg_cgroup ct_agg_zero;
 
 /* Fill a record's header, on the CPU ct_reserve() said; returns its time */
 static __always_inline __u64 ct_fill_hdr(void *record, __u8 event_type,
@@ -923,8 +941,6 @@ ct_copy_next_comm(char *dst, struct trace_event_raw_sched_switch *ctx)
  * attempted in ct_stats (coretrace_events_total), and as lost when it
  * could not be added (a full table, an idle state past CT_IDLE_STATES).
  */
-#define CT_E2BIG		7
-
 struct ct_agg_ctx {
 	struct ct_agg_cpu *row;
 	struct ct_counts *counts;
@@ -953,28 +969,59 @@ static __always_inline void ct_agg_lost(struct ct_agg_ctx *a)
 		a->counts->lost++;
 }
 
-/* Group @id's sums; past the cap, the folded groups' */
-static __always_inline struct ct_agg_cgroup *ct_agg_group(__u64 id)
+/* The entry of group @id: found, or a free one taken, or the folded one */
+static __always_inline __u32 ct_agg_index(__u64 id)
 {
-	struct ct_agg_cgroup *g = bpf_map_lookup_elem(&ct_agg_cgroups, &id);
-	__u64 folded = CT_AGG_CG_FOLDED;
+	__u32 *known = bpf_map_lookup_elem(&ct_agg_group_ids, &id), fresh;
+	struct ct_agg_cgroup *g;
 	__u8 one = 1;
 
-	if (g)
-		return g;
-	/* -EEXIST: another CPU added it meanwhile */
-	if (bpf_map_update_elem(&ct_agg_cgroups, &id, &ct_agg_zero,
-				BPF_NOEXIST) != -CT_E2BIG)
-		return bpf_map_lookup_elem(&ct_agg_cgroups, &id);
-	bpf_map_update_elem(&ct_agg_folded, &id, &one, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&ct_agg_cgroups, &folded);
+	if (known)
+		return *known;
+	if (id == CT_AGG_CG_UNKNOWN)
+		return CT_AGG_IDX_UNKNOWN;
+	if (bpf_map_pop_elem(&ct_agg_free, &fresh)) {
+		bpf_map_update_elem(&ct_agg_folded, &id, &one, BPF_NOEXIST);
+		return CT_AGG_IDX_FOLDED;
+	}
+	g = bpf_map_lookup_elem(&ct_agg_groups, &fresh);
+	if (!g)
+		return CT_AGG_IDX_FOLDED;
+	g->id = id;
+	if (bpf_map_update_elem(&ct_agg_group_ids, &id, &fresh, BPF_NOEXIST)) {
+		/* another CPU gave it one meanwhile: this entry goes back */
+		g->id = 0;
+		bpf_map_push_elem(&ct_agg_free, &fresh, 0);
+		known = bpf_map_lookup_elem(&ct_agg_group_ids, &id);
+		return known ? *known : CT_AGG_IDX_FOLDED;
+	}
+	return fresh;
 }
 
-/* @tid's group as last seen, CT_AGG_CG_UNKNOWN when it was not */
-static __always_inline __u64 ct_agg_task_group(struct ct_runnable_slot *slot,
-					       __u32 tid)
+/*
+ * The sums of group @id, whose entry was @index when last looked at: that
+ * entry while it is still the group's (or the folded one), else looked up
+ */
+static __always_inline struct ct_agg_cgroup *ct_agg_group(__u64 id, __u32 *index)
 {
-	return slot && slot->pid == tid ? slot->cgroup : CT_AGG_CG_UNKNOWN;
+	struct ct_agg_cgroup *g = bpf_map_lookup_elem(&ct_agg_groups, index);
+
+	if (g && (g->id == id || *index == CT_AGG_IDX_FOLDED))
+		return g;
+	*index = ct_agg_index(id);
+	return bpf_map_lookup_elem(&ct_agg_groups, index);
+}
+
+/* @tid's group as last seen (slot), CT_AGG_CG_UNKNOWN when it was not */
+static __always_inline __u64 ct_agg_task_group(struct ct_runnable_slot *slot,
+					       __u32 tid, __u32 *index)
+{
+	if (slot && slot->pid == tid) {
+		*index = slot->group;
+		return slot->cgroup;
+	}
+	*index = CT_AGG_IDX_UNKNOWN;
+	return CT_AGG_CG_UNKNOWN;
 }
 
 /* prev ran since the last switch; next waited since it became runnable */
@@ -986,22 +1033,26 @@ ct_agg_switch(struct trace_event_raw_sched_switch *ctx)
 	struct ct_agg_cgroup *g;
 	struct ct_agg_ctx a;
 	__u64 group, delay;
-	__u32 bucket;
+	__u32 bucket, index;
 
 	if (!ct_agg_begin(&a, CT_EV_SCHED_SWITCH))
 		return 0;
 	if (prev_pid) {
 		group = bpf_get_current_cgroup_id();
-		g = ct_agg_group(group);
+		slot = ct_runnable_slot(prev_pid);
+		index = CT_AGG_IDX_UNKNOWN;
+		if (slot && slot->pid == prev_pid && slot->cgroup == group)
+			index = slot->group;
+		g = ct_agg_group(group, &index);
 		if (g) {
 			if (a.row->switch_ns)
 				__sync_fetch_and_add(&g->oncpu_ns,
 						     a.now - a.row->switch_ns);
 			__sync_fetch_and_add(&g->switches, 1);
 		}
-		slot = ct_runnable_slot(prev_pid);
 		if (slot) {
 			slot->pid = prev_pid;
+			slot->group = index;
 			slot->cgroup = group;
 			/* state bits 0..7 clear: still runnable (preempted) */
 			slot->since = (ctx->prev_state & 0xff) ? 0 : a.now;
@@ -1015,11 +1066,13 @@ ct_agg_switch(struct trace_event_raw_sched_switch *ctx)
 		return 0;	/* runnable since before serving began */
 	delay = a.now - slot->since;
 	slot->since = 0;
-	g = ct_agg_group(slot->cgroup);
+	index = slot->group;
+	g = ct_agg_group(slot->cgroup, &index);
 	if (!g) {
 		ct_agg_lost(&a);
 		return 0;
 	}
+	slot->group = index;
 	bucket = ct_delay_bucket(delay);
 	__sync_fetch_and_add(&g->delay_sum_ns, delay);
 	if (bucket < CT_DELAY_BUCKETS)
@@ -1039,20 +1092,24 @@ ct_agg_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *ct
 	struct ct_agg_cgroup *g;
 	struct ct_agg_ctx a;
 	__u64 group;
+	__u32 index;
 
 	if (!ct_agg_begin(&a, event_type))
 		return 0;
 	slot = ct_runnable_slot(pid);
 	if (!slot)
 		return 0;
-	if (event_type == CT_EV_SCHED_WAKEUP_NEW)
+	if (event_type == CT_EV_SCHED_WAKEUP_NEW) {
 		group = bpf_get_current_cgroup_id();
-	else
-		group = ct_agg_task_group(slot, pid);
+		index = CT_AGG_IDX_UNKNOWN;
+	} else {
+		group = ct_agg_task_group(slot, pid, &index);
+	}
+	g = ct_agg_group(group, &index);
 	slot->pid = pid;
+	slot->group = index;
 	slot->cgroup = group;
 	slot->since = a.now;
-	g = ct_agg_group(group);
 	if (g)
 		__sync_fetch_and_add(&g->wakeups, 1);
 	else
@@ -1063,13 +1120,15 @@ ct_agg_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *ct
 static __always_inline int
 ct_agg_migrate(struct trace_event_raw_sched_migrate_task *ctx)
 {
-	__u32 pid = ctx->pid;
+	__u32 pid = ctx->pid, index;
 	struct ct_agg_cgroup *g;
 	struct ct_agg_ctx a;
+	__u64 group;
 
 	if (!ct_agg_begin(&a, CT_EV_SCHED_MIGRATE_TASK))
 		return 0;
-	g = ct_agg_group(ct_agg_task_group(ct_runnable_slot(pid), pid));
+	group = ct_agg_task_group(ct_runnable_slot(pid), pid, &index);
+	g = ct_agg_group(group, &index);
 	if (g)
 		__sync_fetch_and_add(&g->migrations, 1);
 	else

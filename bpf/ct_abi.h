@@ -435,8 +435,18 @@ struct ct_trigger_state {
 #define CT_AGG_CG_UNKNOWN	0ull	/* a task never seen switched out */
 #define CT_AGG_CG_FOLDED	(~0ull)	/* groups past the cap, together */
 
-/* ct_agg_cgroups: per cgroup v2 group (its id), added to by every CPU */
+/* ct_agg_groups' first two entries; the groups' own follow */
+#define CT_AGG_IDX_UNKNOWN	0
+#define CT_AGG_IDX_FOLDED	1
+#define CT_AGG_IDX_FIRST	2
+
+/*
+ * ct_agg_groups: an array entry per cgroup v2 group, added to by every
+ * CPU; @id says whose it is (CT_AGG_CG_UNKNOWN, CT_AGG_CG_FOLDED, or the
+ * group's id; 0 in a free entry).
+ */
 struct ct_agg_cgroup {
+	__u64 id;
 	__u64 oncpu_ns;		/* time its tasks ran, counted at switch-out */
 	__u64 switches;		/* its tasks switched out */
 	__u64 wakeups;		/* its tasks woken (sched_wakeup, _new) */

@@ -492,9 +492,13 @@ static int ct_configure_aggregate(struct coretrace_bpf *skel,
 	skel->rodata->ct_aggregate = true;
 	if (ncpus <= 0)
 		return -EINVAL;
-	/* the groups, and the unknown and folded ones */
-	return bpf_map__set_max_entries(skel->maps.ct_agg_cgroups,
-					opts->agg_cgroups + 2) ||
+	/* the groups' entries, and the unknown and folded ones */
+	return bpf_map__set_max_entries(skel->maps.ct_agg_groups,
+					opts->agg_cgroups + CT_AGG_IDX_FIRST) ||
+	       bpf_map__set_max_entries(skel->maps.ct_agg_group_ids,
+					opts->agg_cgroups) ||
+	       bpf_map__set_max_entries(skel->maps.ct_agg_free,
+					opts->agg_cgroups) ||
 	       bpf_map__set_max_entries(skel->maps.ct_agg_folded,
 					CT_AGG_FOLDED_KEPT) ||
 	       bpf_map__set_max_entries(skel->maps.ct_agg_cpus, (__u32)ncpus) ||

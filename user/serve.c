@@ -176,38 +176,62 @@ static size_t ct_merge_groups(struct ct_metrics_group *g, size_t n)
 	return out;
 }
 
-/* The groups' sums: the map's live groups, then the retired ones */
+/* Entry @index of ct_agg_groups: cleared, and free for another group */
+static void ct_free_entry(struct ct_serve *sv, __u32 index)
+{
+	static const struct ct_agg_cgroup zero;
+
+	bpf_map_update_elem(bpf_map__fd(sv->skel->maps.ct_agg_groups), &index,
+			    &zero, BPF_ANY);
+	bpf_map_update_elem(bpf_map__fd(sv->skel->maps.ct_agg_free), NULL,
+			    &index, BPF_ANY);
+}
+
+/*
+ * The groups' sums: the unknown and folded entries, each group BPF gave
+ * an entry, then the retired ones. A group gone from the hierarchy gives
+ * its entry back (its sums retire first; what BPF adds between the read
+ * and the clearing is lost, a task of a removed group being rare).
+ */
 static size_t ct_collect_groups(struct ct_serve *sv)
 {
-	int fd = bpf_map__fd(sv->skel->maps.ct_agg_cgroups);
+	int ids = bpf_map__fd(sv->skel->maps.ct_agg_group_ids);
+	int groups = bpf_map__fd(sv->skel->maps.ct_agg_groups);
 	__u64 key, next, *prev = NULL;
 	struct ct_agg_cgroup sums;
-	bool walked = false;
+	__u32 index, fixed;
 	size_t n = 0, i;
 	const char *path;
+	bool walked;
 
+	for (fixed = CT_AGG_IDX_UNKNOWN; fixed < CT_AGG_IDX_FIRST; fixed++) {
+		if (bpf_map_lookup_elem(groups, &fixed, &sums))
+			continue;
+		sv->groups[n].label = fixed == CT_AGG_IDX_UNKNOWN ?
+				      CT_UNKNOWN_LABEL : CT_FOLDED_LABEL;
+		sv->groups[n++].sums = sums;
+	}
 	/* a failed walk keeps the last one's names: nothing retires */
 	walked = !ct_serve_walk(sv);
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
+	while (n < sv->opts->max_cgroups + CT_AGG_IDX_FIRST &&
+	       !bpf_map_get_next_key(ids, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &sums))
-			continue;
+		if (bpf_map_lookup_elem(ids, &key, &index) ||
+		    bpf_map_lookup_elem(groups, &index, &sums) || sums.id != key)
+			continue;	/* being given or given back meanwhile */
 		path = ct_cgroup_path(&sv->names, key);
-		if (key == CT_AGG_CG_UNKNOWN || key == CT_AGG_CG_FOLDED) {
-			sv->groups[n].label = key == CT_AGG_CG_UNKNOWN ?
-					      CT_UNKNOWN_LABEL : CT_FOLDED_LABEL;
-		} else if (path || !walked) {
+		if (path || !walked) {
 			sv->groups[n].label = path ? path : CT_UNKNOWN_LABEL;
-		} else {
-			/* gone: its sums leave the map for the retired table */
-			ct_retire(sv, ct_cgroup_path(&sv->last_names, key), &sums);
-			bpf_map_delete_elem(fd, &key);
+			sv->groups[n++].sums = sums;
 			continue;
 		}
-		sv->groups[n++].sums = sums;
-		if (n >= sv->opts->max_cgroups + 2)
-			break;
+		/* gone: its sums retire, its entry is free again */
+		if (bpf_map_delete_elem(ids, &key))
+			continue;
+		bpf_map_lookup_elem(groups, &index, &sums);
+		ct_retire(sv, ct_cgroup_path(&sv->last_names, key), &sums);
+		ct_free_entry(sv, index);
 	}
 	for (i = 0; i < sv->nretired; i++) {
 		sv->groups[n].label = sv->retired[i].label;
@@ -380,16 +404,19 @@ static void ct_serve_free(struct ct_serve *sv)
 	free(sv->cpus);
 }
 
-/* The unknown and folded groups exist from the start: never refused */
+/* The unknown and folded entries marked; every other one free */
 static int ct_serve_seed(struct ct_serve *sv)
 {
-	int fd = bpf_map__fd(sv->skel->maps.ct_agg_cgroups);
-	static const struct ct_agg_cgroup zero;
-	__u64 keys[2] = { CT_AGG_CG_UNKNOWN, CT_AGG_CG_FOLDED };
-	int i;
+	int groups = bpf_map__fd(sv->skel->maps.ct_agg_groups);
+	int free_fd = bpf_map__fd(sv->skel->maps.ct_agg_free);
+	struct ct_agg_cgroup entry = { .id = CT_AGG_CG_FOLDED };
+	__u32 index = CT_AGG_IDX_FOLDED;
 
-	for (i = 0; i < 2; i++)
-		if (bpf_map_update_elem(fd, &keys[i], &zero, BPF_NOEXIST))
+	if (bpf_map_update_elem(groups, &index, &entry, BPF_ANY))
+		return -errno;
+	for (index = CT_AGG_IDX_FIRST;
+	     index < sv->opts->max_cgroups + CT_AGG_IDX_FIRST; index++)
+		if (bpf_map_update_elem(free_fd, NULL, &index, BPF_ANY))
 			return -errno;
 	return 0;
 }
