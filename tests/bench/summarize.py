@@ -307,9 +307,14 @@ def goals(rows, workload):
     pair = against("coretrace-serve")
     if pair:
         serve, noise = pair
-        lines.append(f"serve (in-kernel sums) well under record -o: "
-                     f"{'met' if serve['overhead'] < ct['overhead'] / 2 else 'MISSED'} "
-                     f"({serve['overhead']:.0f} vs {ct['overhead']:.0f} ± {noise:.0f} ns per event)")
+        # the issue set no figure: the ratio, and the floor beside it
+        # (coretrace-cgx: a handler that rejects every hit at once)
+        cgx = t.get("coretrace-cgx")
+        floor = (f"; a handler that returns at once, coretrace-cgx: {cgx['overhead']:.0f}"
+                 if cgx and cgx["overhead"] is not None else "")
+        lines.append(f"serve (in-kernel sums) against record -o: "
+                     f"{serve['overhead'] / ct['overhead']:.2f} x "
+                     f"({serve['overhead']:.0f} vs {ct['overhead']:.0f} ± {noise:.0f} ns per event{floor})")
     within_noise("coretrace-cg", "-G with the workload in the group no worse than record -o beyond the noise",
                  False)
     cgx = t.get("coretrace-cgx")
