@@ -68,6 +68,7 @@ struct ct_serve {
 	size_t nirq_labels;
 	/* a scrape's */
 	struct ct_metrics_group *groups;
+	__u64 *ids;			/* the groups BPF gave entries */
 	struct ct_metrics_irq *irqs;
 	struct ct_agg_cpu *cpus;
 	unsigned long long scrapes;
@@ -197,10 +198,10 @@ static size_t ct_collect_groups(struct ct_serve *sv)
 {
 	int ids = bpf_map__fd(sv->skel->maps.ct_agg_group_ids);
 	int groups = bpf_map__fd(sv->skel->maps.ct_agg_groups);
-	__u64 key, next, *prev = NULL;
+	__u64 key, *prev = NULL;
 	struct ct_agg_cgroup sums;
 	__u32 index, fixed;
-	size_t n = 0, i;
+	size_t n = 0, i, nids = 0;
 	const char *path;
 	bool walked;
 
@@ -211,12 +212,19 @@ static size_t ct_collect_groups(struct ct_serve *sv)
 				      CT_UNKNOWN_LABEL : CT_FOLDED_LABEL;
 		sv->groups[n++].sums = sums;
 	}
+	/*
+	 * The ids first: deleting the key an iteration stands on would
+	 * start it again from the first (and count groups twice)
+	 */
+	while (nids < sv->opts->max_cgroups &&
+	       !bpf_map_get_next_key(ids, prev, &sv->ids[nids])) {
+		prev = &sv->ids[nids];
+		nids++;
+	}
 	/* a failed walk keeps the last one's names: nothing retires */
 	walked = !ct_serve_walk(sv);
-	while (n < sv->opts->max_cgroups + CT_AGG_IDX_FIRST &&
-	       !bpf_map_get_next_key(ids, prev, &next)) {
-		key = next;
-		prev = &key;
+	for (i = 0; i < nids; i++) {
+		key = sv->ids[i];
 		if (bpf_map_lookup_elem(ids, &key, &index) ||
 		    bpf_map_lookup_elem(groups, &index, &sums) || sums.id != key)
 			continue;	/* being given or given back meanwhile */
@@ -380,10 +388,11 @@ static int ct_serve_alloc(struct ct_serve *sv)
 		return -EINVAL;
 	sv->groups = calloc(groups, sizeof(*sv->groups));
 	sv->retired = calloc(sv->opts->max_cgroups, sizeof(*sv->retired));
+	sv->ids = calloc(sv->opts->max_cgroups, sizeof(*sv->ids));
 	sv->irqs = calloc(CT_AGG_IRQS, sizeof(*sv->irqs));
 	sv->irq_labels = calloc(CT_AGG_IRQS, sizeof(*sv->irq_labels));
 	sv->cpus = calloc((size_t)sv->ncpus, sizeof(*sv->cpus));
-	if (!sv->groups || !sv->retired || !sv->irqs || !sv->irq_labels ||
+	if (!sv->groups || !sv->retired || !sv->ids || !sv->irqs || !sv->irq_labels ||
 	    !sv->cpus || ct_cgroup_names_init(&sv->names, 1, 16) ||
 	    ct_cgroup_names_init(&sv->last_names, 1, 16))
 		return -ENOMEM;
@@ -399,6 +408,7 @@ static void ct_serve_free(struct ct_serve *sv)
 	ct_cgroup_names_free(&sv->last_names);
 	free(sv->groups);
 	free(sv->retired);
+	free(sv->ids);
 	free(sv->irqs);
 	free(sv->irq_labels);
 	free(sv->cpus);
