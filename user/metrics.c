@@ -413,7 +413,7 @@ static void ct_render_softirqs(struct ct_om *m, const struct ct_metrics *mx)
 	uint64_t ns[CT_SOFTIRQS] = { 0 }, count[CT_SOFTIRQS] = { 0 };
 	struct ct_om_label label;
 	char vec[16];
-	unsigned int c, v;
+	unsigned int c, v, pass;
 
 	for (c = 0; c < mx->ncpus; c++) {
 		for (v = 0; v < CT_SOFTIRQS; v++) {
@@ -421,29 +421,27 @@ static void ct_render_softirqs(struct ct_om *m, const struct ct_metrics *mx)
 			count[v] += mx->cpus[c].softirq_count[v];
 		}
 	}
-	ct_om_family(m, time_name, CT_OM_COUNTER, "seconds",
-		     "Time spent in each softirq vector, all CPUs.");
-	for (v = 0; v < CT_SOFTIRQS; v++) {
-		if (!count[v])
-			continue;
-		if (strcmp(ct_softirq_name(v), "?"))
-			snprintf(vec, sizeof(vec), "%s", ct_softirq_name(v));
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 0)
+			ct_om_family(m, time_name, CT_OM_COUNTER, "seconds",
+				     "Time spent in each softirq vector, all CPUs.");
 		else
-			snprintf(vec, sizeof(vec), "%u", v);
-		label = (struct ct_om_label){ "vector", vec };
-		ct_om_seconds(m, time_name, "_total", &label, 1, ns[v]);
-	}
-	ct_om_family(m, count_name, CT_OM_COUNTER, NULL,
-		     "Times each softirq vector ran, all CPUs.");
-	for (v = 0; v < CT_SOFTIRQS; v++) {
-		if (!count[v])
-			continue;
-		if (strcmp(ct_softirq_name(v), "?"))
-			snprintf(vec, sizeof(vec), "%s", ct_softirq_name(v));
-		else
-			snprintf(vec, sizeof(vec), "%u", v);
-		label = (struct ct_om_label){ "vector", vec };
-		ct_om_count(m, count_name, "_total", &label, 1, count[v]);
+			ct_om_family(m, count_name, CT_OM_COUNTER, NULL,
+				     "Times each softirq vector ran, all CPUs.");
+		for (v = 0; v < CT_SOFTIRQS; v++) {
+			if (!count[v])
+				continue;
+			/* its kernel name, or its number for a vector 6.1 lacks */
+			if (strcmp(ct_softirq_name(v), "?"))
+				snprintf(vec, sizeof(vec), "%s", ct_softirq_name(v));
+			else
+				snprintf(vec, sizeof(vec), "%u", v);
+			label = (struct ct_om_label){ "vector", vec };
+			if (pass == 0)
+				ct_om_seconds(m, time_name, "_total", &label, 1, ns[v]);
+			else
+				ct_om_count(m, count_name, "_total", &label, 1, count[v]);
+		}
 	}
 }
 
