@@ -391,13 +391,20 @@ def main():
            "column: the CPU's idle time during the workload, worst run).",
            "",
            "- workload ms: median over repetitions of the workload's own "
-           "clock (CLOCK_MONOTONIC around its loop).",
+           "clock (CLOCK_MONOTONIC around its loop). The ping-pong pair runs "
+           "as SCHED_BATCH (pingpong -b), so that every round is the same "
+           "two blocking reads: under the default policy a round is either "
+           "that or a wakeup preemption, which costs less, and the mix "
+           "changes with the run's length and with the tracer.",
            "- overhead ns/event: what one more traced event (recorded or "
            "lost) costs, all the work counted. A run's work is, during the "
            "workload, its slowdown (traced time - untraced time), and after "
            "it, the CPU's busy time from the workload's end until the "
-           "tracer was done (draining, writing out, perf's build-id pass, "
-           "LTTng's consumer daemon flushing its buffers; the CPU's idle "
+           "tracer was done and a second more (draining, writing out, "
+           "perf's build-id pass, LTTng's consumer daemon flushing its "
+           "buffers, the kernel freeing the tracer's maps and buffers "
+           "after it exits, which would otherwise land in the next run; "
+           "the CPU's idle "
            "time, from /proc/timer_list, is left out, so a tracer's waits "
            "do not count) less the same span of the untraced run (the "
            "shell's own steps); each traced run is paired with the "
