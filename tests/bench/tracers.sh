@@ -34,7 +34,7 @@ for k in $kernels; do
 	mkdir -p "$logdir/$kind"
 	# shellcheck disable=SC2086
 	tests/vm/run-vm.sh --kernel "$image" --initrd "$initramfs" --accel "$accel" \
-		--smp 1 --icount 0 --mem 2048 --timeout 5400 --log-dir "$logdir/$kind" \
+		--smp 1 --icount 0 --mem 2048 --timeout 7200 --log-dir "$logdir/$kind" \
 		--kind "$kind" --run bench-tracers $params > "$logdir/$kind.log" 2>&1 &
 	pids="$pids $!"
 	dirs="$dirs $kind=$logdir/$kind/artifacts"
