@@ -303,10 +303,13 @@ bench-decode: coretrace $(MKCAPTURE)
 
 # tracer overhead: coretrace against perf, trace-cmd and bpftrace on the
 # padded and the stock kernel (bench/results.md); BENCH_PARAMS go to the
-# guest (e.g. BENCH_PARAMS="reps=3 pingpong=5000")
+# guest (e.g. BENCH_PARAMS="reps=3 pingpong=5000"); BENCH_OUT is the table
+# written (another name keeps bench/results.md, tests/bench/compare.py
+# sets two side by side)
 BENCH_PARAMS	?= reps=5
+BENCH_OUT	?= bench/results.md
 bench-tracers: $(BENCH_INITRAMFS) kernel
-	tests/bench/tracers.sh $(BENCH_INITRAMFS) $(ACCEL) $(BUILD)/vm/bench bench/results.md \
+	tests/bench/tracers.sh $(BENCH_INITRAMFS) $(ACCEL) $(BUILD)/vm/bench $(BENCH_OUT) \
 		padded=$(KERNELS_DIR)/padded.bzImage stock="$(STOCK_KERNEL)" -- $(BENCH_PARAMS)
 
 bench: bench-deps
