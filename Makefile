@@ -192,6 +192,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/verifier-matrix-check.sh
 	tests/host/mutate.py $(MKCAPTURE) ./coretrace $(BUILD)/host
+	tests/host/bench-check.py $(BUILD)/host/bench-check
 
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run-fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)

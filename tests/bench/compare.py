@@ -54,6 +54,9 @@ def main(argv):
     except OSError as err:
         sys.stderr.write(f"compare.py: {err.filename}: {err.strerror}\n")
         return 1
+    except UnicodeDecodeError:
+        sys.stderr.write("compare.py: a file is not UTF-8 text, not a table summarize.py wrote\n")
+        return 1
     common = sorted(set(a) & set(b))
     if not common:
         sys.stderr.write("compare.py: the two files have no overhead in common\n")

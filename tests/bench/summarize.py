@@ -35,20 +35,30 @@ QUARTER = "-quarter"
 
 def read_runs(path):
     runs = {}
-    with open(path) as f:
-        for line in f:
+    try:
+        f = open(path)
+    except OSError as err:
+        raise SystemExit(f"summarize: {path}: {err.strerror}")
+    with f:
+        try:
+            lines = f.readlines()
+        except UnicodeDecodeError:
+            raise SystemExit(f"summarize: {path}: not text")
+        for line in lines:
             words = line.split()
             if len(words) not in (11, 12, 13) or words[0] != "run":
                 raise SystemExit(f"summarize: {path}: bad line: {line!r}")
             _, kernel, workload, tracer, rep = words[:5]
-            ns, events, lost, size, rss, idle_ms = map(int, words[5:11])
-            cpu = words[11] if len(words) >= 12 else "-"
-            post = words[12] if len(words) == 13 else "-"
+            try:
+                ns, events, lost, size, rss, idle_ms = map(int, words[5:11])
+                rep = int(rep)
+                cpu = int(words[11]) if len(words) >= 12 and words[11] != "-" else None
+                post = int(words[12]) if len(words) == 13 and words[12] != "-" else None
+            except ValueError:
+                raise SystemExit(f"summarize: {path}: not a number in line: {line!r}")
             runs.setdefault((workload, tracer), []).append(
-                dict(rep=int(rep), ns=ns, events=events, lost=lost,
-                     bytes=size, rss=rss, idle_ms=idle_ms,
-                     cpu=None if cpu == "-" else int(cpu),
-                     post=None if post == "-" else int(post)))
+                dict(rep=rep, ns=ns, events=events, lost=lost,
+                     bytes=size, rss=rss, idle_ms=idle_ms, cpu=cpu, post=post))
     return runs
 
 
@@ -473,13 +483,18 @@ def main():
            ""]
     kernels = []
     for arg in sys.argv[3:]:
+        if "=" not in arg:
+            raise SystemExit(f"summarize: '{arg}' is not KIND=ARTIFACT_DIR")
         kind, directory = arg.split("=", 1)
         rows, fixed = summarize_kernel(read_runs(f"{directory}/bench-runs.txt"))
         kernels.append((kind, directory, rows, fixed))
     doc += headline([k[:3] for k in kernels])
     for kind, directory, rows, fixed in kernels:
-        with open(f"{directory}/bench-commands.txt") as f:
-            commands = f.read().rstrip("\n")
+        try:
+            with open(f"{directory}/bench-commands.txt") as f:
+                commands = f.read().rstrip("\n")
+        except OSError as err:
+            raise SystemExit(f"summarize: {err.filename}: {err.strerror}")
         ring = [line.split() for line in commands.splitlines()
                 if line.split()[:1] == ["sched_switch"]]
         doc += [f"## Kernel: {kind}", ""]
@@ -497,8 +512,11 @@ def main():
                     "header).", ""]
         doc += ["Commands and versions:", "", "```", commands, "```", ""]
     text = "\n".join(doc)
-    with open(out_path, "w") as f:
-        f.write(text)
+    try:
+        with open(out_path, "w") as f:
+            f.write(text)
+    except OSError as err:
+        raise SystemExit(f"summarize: writing {out_path}: {err.strerror}")
     print(text)
 
 
