@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """Compare the per-event overheads of two make bench result files.
 
-    compare.py A.md B.md [LABEL_A LABEL_B]
+    compare.py A.md[,A2.md...] B.md[,B2.md...] [LABEL_A LABEL_B]
 
 Reads the per-kernel tables that tests/bench/summarize.py writes (the
 "overhead ns/event" column, "median ± half the range") and prints one
-Markdown row per kernel, workload and tracer found in both: A, B, A - B,
-and whether the difference is within the two spreads added up. Meant for
-the same build measured in two configurations, e.g. short runs against
-the full-length ones:
+Markdown row per kernel, workload and tracer found in every file: A, B,
+A - B, and whether the difference is within the two spreads added up.
+Meant for the same build measured in two configurations, e.g. short runs
+against the full-length ones:
 
     make bench-tracers BENCH_OUT=build/bench-short.md \\
         BENCH_PARAMS="reps=3 pingpong=5000 timersleep=5000 forkexec=100"
     tests/bench/compare.py build/bench-short.md bench/results.md short full
+
+A side may be several files, comma-separated: the same configuration in
+several boots. Its figure is then the mean of the files' medians, shown
+with their range, and its spread the larger of half that range (how much
+a boot moves it) and the largest spread within one file.
 """
 import re
 import sys
@@ -44,13 +49,31 @@ def read_overheads(path):
     return found
 
 
+def read_side(paths):
+    """{key: (figure, spread, [medians])} of one side's files."""
+    tables = [read_overheads(path) for path in paths.split(",")]
+    side = {}
+    for key in set.intersection(*(set(t) for t in tables)):
+        medians = [t[key][0] for t in tables]
+        spread = max((max(medians) - min(medians)) / 2,
+                     max(t[key][1] for t in tables))
+        side[key] = (sum(medians) / len(medians), spread, medians)
+    return side
+
+
+def shown(figure, spread, medians):
+    if len(medians) == 1:
+        return f"{figure:.0f} ± {spread:.0f}"
+    return f"{figure:.0f} ± {spread:.0f} ({min(medians):.0f}-{max(medians):.0f})"
+
+
 def main(argv):
     if len(argv) not in (3, 5):
-        sys.stderr.write("usage: compare.py A.md B.md [LABEL_A LABEL_B]\n")
+        sys.stderr.write("usage: compare.py A.md[,A2.md...] B.md[,B2.md...] [LABEL_A LABEL_B]\n")
         return 2
     label_a, label_b = (argv[3], argv[4]) if len(argv) == 5 else ("A", "B")
     try:
-        a, b = read_overheads(argv[1]), read_overheads(argv[2])
+        a, b = read_side(argv[1]), read_side(argv[2])
     except OSError as err:
         sys.stderr.write(f"compare.py: {err.filename}: {err.strerror}\n")
         return 1
@@ -65,12 +88,12 @@ def main(argv):
           f"{label_a} - {label_b} | within the spreads |")
     print("|---|---|---|---:|---:|---:|---|")
     for key in common:
-        (va, sa), (vb, sb) = a[key], b[key]
+        (va, sa, ma), (vb, sb, mb) = a[key], b[key]
         diff = va - vb
         rel = f" ({diff / vb * 100:+.1f} %)" if vb else ""
         within = "yes" if abs(diff) <= sa + sb else "no"
-        print(f"| {key[0]} | {key[1]} | {key[2]} | {va:.0f} ± {sa:.0f} | "
-              f"{vb:.0f} ± {sb:.0f} | {diff:+.0f}{rel} | {within} |")
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {shown(va, sa, ma)} | "
+              f"{shown(vb, sb, mb)} | {diff:+.0f}{rel} | {within} |")
     return 0
 
 

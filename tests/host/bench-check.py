@@ -169,6 +169,17 @@ def check_hostile(work):
     check("compare.py keeps rows whose overhead reads, and only those",
           found == {("k", "pingpong", "perf"): (99.0, 1.0),
                     ("k", "pingpong", "lttng"): (-5.0, 2.0)}, str(found))
+    a2 = os.path.join(work, "a2.md")
+    with open(a2, "w") as f:
+        f.write("## Kernel: k\n\n### pingpong\n\n"
+                "| perf | 3 | 1.0 | 107 ± 1 |\n")
+    rc, text, _ = run(COMPARE, f"{a},{a2}", a, "boots", "one")
+    check("compare.py: several boots are their medians' mean, spread by half their range",
+          rc == 0 and "| k | pingpong | perf | 103 ± 4 (99-107) | 99 ± 1 | +4 (+4.0 %) | yes |"
+          in text and "lttng" not in text, text)
+    rc, _, err = run(COMPARE, f"{a},{os.path.join(work, 'nowhere.md')}", a)
+    check("compare.py: a missing file among boots is said",
+          rc == 1 and "No such file" in err and "Traceback" not in err, err.strip())
     empty = os.path.join(work, "empty.md")
     open(empty, "w").close()
     rc, _, err = run(COMPARE, a, empty)
