@@ -10,9 +10,9 @@
  * with transparent huge pages always on (Debian's), a default stack's
  * first touch now and then faulted in a 2 MiB page, whose clearing is
  * 4.4 million emulated instructions, in one run of make bench and not in
- * the next (stock kernel, untraced 5000-sleep runs: 1 or 2 in 20 with a
- * thp_fault_alloc, 33.3 M instructions longer by 4.4 M; none with the
- * huge pages off).
+ * the next (stock kernel, untraced 5000-sleep runs of 33.3 M
+ * instructions: 1 or 2 in 20 had a thp_fault_alloc and were 4.4 M
+ * longer; none with the huge pages off).
  *
  * The last line is "timersleep: threads=T rounds=N elapsed_ns=E end_ns=F"
  * (F: the CLOCK_MONOTONIC time it ended).
@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 			return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(tids[i], NULL);
+	pthread_attr_destroy(&attr);
 	end = now_ns();
 	printf("timersleep: threads=%ld rounds=%ld elapsed_ns=%lld end_ns=%lld\n",
 	       threads, rounds, end - start, end);
