@@ -44,7 +44,7 @@ struct ct_session {
 	struct ct_trigger_ctl triggers;
 	unsigned long long trigger_records;
 	/*
-	 * ct_stats, mapped at the first drain pass until the session ends:
+	 * ct_stats, mapped at first use until the session ends:
 	 * mapping and unmapping it at every 100 ms pass was two thirds of
 	 * what an idle record -o cost the machine (6.7 M emulated
 	 * instructions per 10 s on the stock kernel, 2.7 M mapped once)
@@ -692,7 +692,7 @@ static struct ring_buffer *ct_open_rings(struct coretrace_bpf *skel,
 
 /*
  * The counters, CPU by CPU (ct_stats: a row per CPU), read where BPF
- * writes them: @rows (ncpus x CT_STATS_STRIDE) until ct_unmap_counts().
+ * writes them: @rows (ncpus x CT_STATS_STRIDE), for ct_session_stats().
  */
 static const struct ct_counts *ct_map_counts(struct coretrace_bpf *skel,
 					     int *ncpus, size_t *bytes)
@@ -712,48 +712,13 @@ static const struct ct_counts *ct_map_counts(struct coretrace_bpf *skel,
 	return rows == MAP_FAILED ? NULL : rows;
 }
 
-/* Sum the per-CPU counters of every event type. */
-static int ct_read_counts(struct coretrace_bpf *skel,
-			  struct ct_counts totals[CT_EV_MAX])
+/* The session's counters, mapped at first use until ct_unmap_stats() */
+static const struct ct_counts *ct_session_stats(struct coretrace_bpf *skel,
+						struct ct_session *s)
 {
-	const struct ct_counts *rows, *c;
-	int ncpus, cpu, type;
-	size_t bytes;
-
-	rows = ct_map_counts(skel, &ncpus, &bytes);
-	if (!rows)
-		return -errno;
-	memset(totals, 0, CT_EV_MAX * sizeof(*totals));
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		for (type = 0; type < CT_EV_MAX; type++) {
-			c = &rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type];
-			totals[type].filtered += c->filtered;
-			totals[type].attempted += c->attempted;
-			totals[type].lost += c->lost;
-		}
-	}
-	munmap((void *)rows, bytes);
-	return 0;
-}
-
-/* events_discarded of each stream: records lost so far on that CPU */
-static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s)
-{
-	unsigned long long lost;
-	int cpu, type;
-
-	if (!ct_output_counts_losses(s->out))
-		return;
 	if (!s->stats)
 		s->stats = ct_map_counts(skel, &s->stats_ncpus, &s->stats_bytes);
-	if (!s->stats)
-		return;
-	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
-		lost = 0;
-		for (type = 0; type < CT_EV_MAX; type++)
-			lost += s->stats[(size_t)cpu * CT_STATS_STRIDE + (size_t)type].lost;
-		ct_output_losses(s->out, (unsigned int)cpu, lost);
-	}
+	return s->stats;
 }
 
 static void ct_unmap_stats(struct ct_session *s)
@@ -761,6 +726,47 @@ static void ct_unmap_stats(struct ct_session *s)
 	if (s->stats)
 		munmap((void *)s->stats, s->stats_bytes);
 	s->stats = NULL;
+}
+
+/* Sum the per-CPU counters of every event type. */
+static int ct_read_counts(struct coretrace_bpf *skel, struct ct_session *s,
+			  struct ct_counts totals[CT_EV_MAX])
+{
+	const struct ct_counts *rows = ct_session_stats(skel, s), *c;
+	int cpu, type;
+
+	if (!rows)
+		return -errno;
+	memset(totals, 0, CT_EV_MAX * sizeof(*totals));
+	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
+		for (type = 0; type < CT_EV_MAX; type++) {
+			c = &rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type];
+			totals[type].filtered += c->filtered;
+			totals[type].attempted += c->attempted;
+			totals[type].lost += c->lost;
+		}
+	}
+	return 0;
+}
+
+/* events_discarded of each stream: records lost so far on that CPU */
+static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	const struct ct_counts *rows;
+	unsigned long long lost;
+	int cpu, type;
+
+	if (!ct_output_counts_losses(s->out))
+		return;
+	rows = ct_session_stats(skel, s);
+	if (!rows)
+		return;
+	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
+		lost = 0;
+		for (type = 0; type < CT_EV_MAX; type++)
+			lost += rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type].lost;
+		ct_output_losses(s->out, (unsigned int)cpu, lost);
+	}
 }
 
 static uint64_t ct_mono_ns(void)
@@ -780,13 +786,13 @@ static int ct_tick(struct coretrace_bpf *skel, struct ct_session *s)
 
 /* -v: one line a second with the running totals */
 static void ct_print_progress(struct coretrace_bpf *skel,
-			      const struct ct_session *s, double elapsed)
+			      struct ct_session *s, double elapsed)
 {
 	struct ct_counts totals[CT_EV_MAX];
 	unsigned long long received = 0, lost = 0, filtered = 0;
 	int i;
 
-	if (ct_read_counts(skel, totals))
+	if (ct_read_counts(skel, s, totals))
 		return;
 	for (i = 0; i < CT_EV_MAX; i++) {
 		received += s->received[i];
@@ -829,7 +835,7 @@ static unsigned long long ct_read_misses(struct coretrace_bpf *skel,
 }
 
 static void ct_print_summary(struct coretrace_bpf *skel,
-			     const struct ct_session *s)
+			     struct ct_session *s)
 {
 	struct ct_counts totals[CT_EV_MAX];
 	unsigned long long received = 0, lost = 0, expected = 0;
@@ -837,7 +843,7 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	int i;
 
 	missed = ct_read_misses(skel, misses);
-	if (ct_read_counts(skel, totals)) {
+	if (ct_read_counts(skel, s, totals)) {
 		fprintf(stderr, "coretrace: could not read the loss counters\n");
 		return;
 	}

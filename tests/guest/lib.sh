@@ -93,3 +93,13 @@ count_pairs() {
 	awk -v a="$2" -v b="$3" '($1 == a && $2 == b) || ($1 == b && $2 == a) { n++ }
 		END { print n + 0 }' "$1"
 }
+
+# "NOW IDLE": CLOCK_MONOTONIC and the CPUs' idle time so far, both in ns,
+# from /proc/timer_list (the tick code's idle_sleeptime and
+# iowait_sleeptime, added up at each idle exit: exact, not sampled; the
+# reader runs, so no CPU idles while it reads)
+clock_idle() {
+	awk '/^now at [0-9]+ nsecs/ { now = $3 }
+	     $1 == ".idle_sleeptime" || $1 == ".iowait_sleeptime" { idle += $3 }
+	     END { print now, idle + 0 }' /proc/timer_list
+}
