@@ -205,6 +205,26 @@ static void ct_put_header(unsigned char **p, struct ct_ctf_stream *s,
  */
 #define CT_CTF_FIXED_COPY	24
 
+/*
+ * ct_ctf_add()'s fast path, per type byte: how many bytes of fixed fields
+ * follow CT_EVENT_START, with CT_COPY_COMM when a name of at most
+ * CT_COMM_LEN follows them; 0 for what the slow path writes (a record
+ * naming a kernel function, one with a longer string, a type that is not
+ * in the table). One load tells both.
+ */
+#define CT_COPY_COMM	0x80
+#define CT_X_FAST_COPY(id, ev, ctf, cat, tp, rec, flags)		\
+	[id] = CT_RECORD_SLOW_CAPTURE(rec) ? 0 :			\
+	       (CT_RECORD_FIXED_END(rec) - CT_EVENT_START) |		\
+	       (CT_RECORD_STRING_SIZE(rec) ? CT_COPY_COMM : 0),
+static const uint8_t ct_fast_copy[256] = {
+	CT_EVENT_TABLE(CT_X_FAST_COPY)
+};
+
+/* ct_ctf_add() copies in place while 1 <= used <= this */
+#define CT_CTF_FAST_USED \
+	(CT_CTF_PACKET_MAX - CT_CTF_HEAD - 2 * CT_CTF_EVENT_MAX)
+
 #define CT_X_FIXED_FITS(id, ev, ctf, cat, tp, rec, flags)		\
 	_Static_assert(CT_RECORD_FIXED_END(rec) - CT_EVENT_START <=	\
 		       CT_CTF_FIXED_COPY, #ev "'s fixed fields fit the copy");
@@ -1286,31 +1306,30 @@ ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
  */
 int ct_ctf_add(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 {
-	unsigned int cpu = rec->hdr.cpu, type = rec->hdr.type;
-	const struct ct_event_desc *desc;
+	unsigned int cpu = rec->hdr.cpu, type = rec->hdr.type, copy;
 	uint64_t ts = ct_ts(rec);
 	struct ct_ctf_stream *s;
 	unsigned char *p;
-	uint32_t low;
 	size_t n;
 
 	if (__builtin_expect(cpu >= (unsigned int)ctf->ncpus, 0))
 		return -ERANGE;
 	s = &ctf->streams[cpu];
-	desc = &ct_events[type];
-	/* a clock that went back wraps here, and takes the slow path too */
-	if (__builtin_expect(!s->used || ts - s->clock >= (1ull << 32) ||
-			     s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD ||
-			     ct_type_names_function(type) ||
-			     (desc->string_max && desc->string_max != CT_COMM_LEN), 0))
+	copy = ct_fast_copy[type];
+	/*
+	 * The slow path: a new packet (used 0 wraps to the largest value
+	 * here), one without room for the largest event and a name, a clock
+	 * that went back (it wraps) or jumped, a record that is not copied.
+	 */
+	if (__builtin_expect(s->used - 1 >= CT_CTF_FAST_USED ||
+			     ts - s->clock >= (1ull << 32) || !copy, 0))
 		return ct_ctf_add_slow(ctf, rec, now_ns);
+	/* the record's own type byte and ts_low are the compact header */
 	p = s->packet + CT_CTF_HEAD + s->used;
-	low = (uint32_t)ts;
 	memcpy(p, (const unsigned char *)rec + CT_EVENT_START, CT_CTF_FIXED_COPY);
-	memcpy(p + 1, &low, sizeof(low));
-	n = desc->fixed_end - CT_EVENT_START;
-	if (desc->string_max)
-		n += ct_put_comm(p + n, (const unsigned char *)rec + desc->fixed_end);
+	n = copy & ~CT_COPY_COMM;
+	if (copy & CT_COPY_COMM)
+		n += ct_put_comm(p + n, (const unsigned char *)rec + CT_EVENT_START + n);
 	s->clock = ts;
 	s->ts_end = ts;
 	ct_ctf_count(ctf, s, type, n);

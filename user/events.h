@@ -234,6 +234,29 @@ static inline bool ct_type_names_function(unsigned int type)
 	return (CT_FUNCTION_RECORDS >> (type & 63)) & 1;
 }
 
+/*
+ * The records a capture cannot take by copying their bytes and a name of
+ * at most CT_COMM_LEN: those naming a kernel function (its name goes
+ * first) and those with a longer string (a path, a group's). One bit per
+ * type, tested with one shift for every record.
+ */
+#define CT_X_STRING_SIZE(R, kind, type, member, array, ctf, json, comp)	\
+	+ (CT_FK_##kind == CT_FK_STRING ? sizeof(type array) : 0)
+#define CT_RECORD_STRING_SIZE(rec)	\
+	(0 CT_FIELDS_##rec(CT_X_STRING_SIZE, rec))
+#define CT_RECORD_SLOW_CAPTURE(rec)					\
+	((0 CT_FIELDS_##rec(CT_X_KFUNC_FIELD, rec)) ||			\
+	 (CT_RECORD_STRING_SIZE(rec) != 0 &&				\
+	  CT_RECORD_STRING_SIZE(rec) != CT_COMM_LEN))
+#define CT_X_SLOW_CAPTURE_BIT(id, name, ctf, cat, tp, rec, flags)	\
+	| (CT_RECORD_SLOW_CAPTURE(rec) ? 1ull << (id) : 0)
+#define CT_SLOW_CAPTURE_RECORDS	(0 CT_EVENT_TABLE(CT_X_SLOW_CAPTURE_BIT))
+
+static inline bool ct_type_slow_capture(unsigned int type)
+{
+	return (CT_SLOW_CAPTURE_RECORDS >> (type & 63)) & 1;
+}
+
 _Static_assert(CT_EV_MAX <= 64, "CT_NAME_RECORDS has a bit per record type");
 
 static inline bool ct_record_names(const union ct_record *rec)

@@ -112,6 +112,11 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	struct ct_session *s = ctx;
 	const union ct_record *rec = data;
 
+	/* read in the ring, where it is: every reader bounds its strings */
+	if (__builtin_expect(ct_check_record(data, len) == CT_DECODE_OK, 1)) {
+		s->received[rec->hdr.type]++;
+		return ct_output_feed(s->out, rec);
+	}
 	if (len >= sizeof(struct ct_trigger) &&
 	    ((const struct ct_hdr *)data)->type == CT_REC_TRIGGER) {
 		/* a message to the recorder, not a record of the trace */
@@ -119,13 +124,8 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		ct_trigger_seen(&s->triggers, data, &s->names);
 		return 0;
 	}
-	/* read in the ring, where it is: every reader bounds its strings */
-	if (ct_check_record(data, len)) {
-		s->corrupt++;
-		return 0;
-	}
-	s->received[rec->hdr.type]++;
-	return ct_output_feed(s->out, rec);
+	s->corrupt++;
+	return 0;
 }
 
 /* Names of every task alive now, so early records are not nameless. */

@@ -94,11 +94,19 @@ static void test_fields(void)
 		/* the struct is the fields, rounded up to 4 bytes */
 		CT_CHECK_INT(d->size, (at + 3u) & ~3u);
 		CT_CHECK_INT(kfuncs ? 1 : 0, ct_type_names_function(i));
+		/* copied whole by a capture: no function, no long string */
+		CT_CHECK_INT(ct_type_slow_capture(i),
+			     kfuncs || (d->string_max &&
+					d->string_max != CT_COMM_LEN));
 		CT_CHECK_INT(!!(d->flags & CT_EVF_NAMES),
 			     (CT_NAME_RECORDS >> i) & 1);
 	}
 	CT_CHECK_INT(ct_type_names_function(CT_EV_TIMER_EXPIRE_ENTRY), 1);
 	CT_CHECK_INT(ct_type_names_function(CT_EV_TIMER_EXPIRE_EXIT), 0);
+	CT_CHECK_INT(ct_type_slow_capture(CT_EV_SCHED_SWITCH), 0);
+	CT_CHECK_INT(ct_type_slow_capture(CT_EV_SCHED_PROCESS_EXEC), 1);
+	CT_CHECK_INT(ct_type_slow_capture(CT_EV_CGROUP_NAME), 1);
+	CT_CHECK_INT(ct_type_slow_capture(CT_EV_TIMER_EXPIRE_ENTRY), 1);
 	CT_CHECK_INT(ct_events[CT_EV_SCHED_WAKEUP].fixed_end, CT_HDR_SIZE + 7);
 	CT_CHECK_INT(ct_events[CT_EV_SCHED_SWITCH].fixed_end, CT_HDR_SIZE + 12);
 	CT_CHECK_INT(offsetof(struct ct_hdr, type), CT_EVENT_START);
