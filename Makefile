@@ -75,7 +75,7 @@ TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BUILD)/testbpf/%.skel.h,$(TEST_BPF_
 INITRAMFS	:= $(BUILD)/initramfs.cpio.gz
 GUEST_FILES	:= $(wildcard tests/guest/*)
 
-.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode bench-tpbtf checkpatch fuzz bench bench-tracers bench-deps
+.PHONY: all test unit vm-test vm-matrix rig-test demo deps clean kernel bench-ring bench-decode bench-tpbtf checkpatch fuzz bench bench-tracers bench-deps bench-variants
 .SECONDARY:
 
 all: coretrace
@@ -316,6 +316,13 @@ bench-tracers: $(BENCH_INITRAMFS) kernel
 bench: bench-deps
 	$(MAKE) bench-tracers
 	$(MAKE) bench-decode
+
+# what each per-record guarantee of record -o costs (issue 17): coretrace
+# built without it (tests/bench/variants/*.patch) beside coretrace and the
+# minimal handlers, in one boot of the stock kernel
+bench-variants: coretrace $(WORKLOADS) $(TOOLS)
+	tests/bench/variants.sh "$(STOCK_KERNEL)" $(BUILD)/vm/variants bench/variants.md \
+		$(BENCH_VARIANTS) -- $(BENCH_PARAMS)
 
 # the ring design's measurements (issue note figures): shared vs per-CPU
 # rings, batched vs per-record wakeups, and delivery latency

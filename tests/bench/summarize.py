@@ -59,7 +59,17 @@ def read_runs(path):
             runs.setdefault((workload, tracer), []).append(
                 dict(rep=rep, ns=ns, events=events, lost=lost,
                      bytes=size, rss=rss, idle_ms=idle_ms, cpu=cpu, post=post))
+            add_tracer(tracer)
     return runs
+
+
+def add_tracer(tracer):
+    """another build measured beside the others (coretrace-var-NAME of
+    tests/bench/variants.sh): a row after the known tracers"""
+    if tracer in TRACERS or not tracer.startswith("coretrace-var-"):
+        return
+    TRACERS.append(tracer)
+    CORETRACE_MODES.append(tracer)
 
 
 def median(values):
