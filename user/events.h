@@ -237,8 +237,9 @@ static inline bool ct_type_names_function(unsigned int type)
 /*
  * The records a capture cannot take by copying their bytes and a name of
  * at most CT_COMM_LEN: those naming a kernel function (its name goes
- * first) and those with a longer string (a path, a group's). One bit per
- * type, tested with one shift for every record.
+ * first) and those with a longer string (a path, a group's). ctf.c builds
+ * its per-type fast path table from CT_RECORD_SLOW_CAPTURE; the mask asks
+ * the same of one type (the unit tests hold it to the event table).
  */
 #define CT_X_STRING_SIZE(R, kind, type, member, array, ctf, json, comp)	\
 	+ (CT_FK_##kind == CT_FK_STRING ? sizeof(type array) : 0)
