@@ -6,10 +6,11 @@
 
 Each ARTIFACT_DIR holds bench-runs.txt (one line per run:
 "run KERNEL WORKLOAD TRACER REP ELAPSED_NS EVENTS LOST BYTES MAXRSS_KB
-IDLE_MS [TRACER_CPU_NS [POST_NS]]": TRACER_CPU_NS "-" where the guest
-kernel cannot tell a task's CPU time to the nanosecond; POST_NS the CPU's
-busy time from the workload's end until the tracer was done; older runs
-have neither)
+IDLE_MS [TRACER_CPU_NS [POST_NS [SETTLED_NS]]]": TRACER_CPU_NS "-" where
+the guest kernel cannot tell a task's CPU time to the nanosecond; POST_NS
+the CPU's busy time from the workload's end until the tracer had exited;
+SETTLED_NS the same until a second later, the kernel's teardown of the
+tracer included; older runs lack the last ones)
 and bench-commands.txt (kernel, command lines, versions, ring sizes).
 Per kernel, workload and tracer: medians over the repetitions; overhead
 per event = (traced time - untraced time + what the tracer still did
@@ -46,19 +47,21 @@ def read_runs(path):
             raise SystemExit(f"summarize: {path}: not text")
         for line in lines:
             words = line.split()
-            if len(words) not in (11, 12, 13) or words[0] != "run":
+            if len(words) not in (11, 12, 13, 14) or words[0] != "run":
                 raise SystemExit(f"summarize: {path}: bad line: {line!r}")
             _, kernel, workload, tracer, rep = words[:5]
             try:
                 ns, events, lost, size, rss, idle_ms = map(int, words[5:11])
                 rep = int(rep)
                 cpu = int(words[11]) if len(words) >= 12 and words[11] != "-" else None
-                post = int(words[12]) if len(words) == 13 and words[12] != "-" else None
+                post = int(words[12]) if len(words) >= 13 and words[12] != "-" else None
+                settled = int(words[13]) if len(words) == 14 else None
             except ValueError:
                 raise SystemExit(f"summarize: {path}: not a number in line: {line!r}")
             runs.setdefault((workload, tracer), []).append(
                 dict(rep=rep, ns=ns, events=events, lost=lost,
-                     bytes=size, rss=rss, idle_ms=idle_ms, cpu=cpu, post=post))
+                     bytes=size, rss=rss, idle_ms=idle_ms, cpu=cpu, post=post,
+                     settled=settled))
             add_tracer(tracer)
     return runs
 
@@ -79,19 +82,26 @@ def median(values):
 def session_work(runs):
     """per tracer: what it did after the null workload (one round trip)
     beyond what the untraced run's shell did: its per-session work
-    (finalizing, exiting), median over repetitions, and half the range"""
-    base = {r["rep"]: r["post"] for r in runs.get(("null", "none"), [])
-            if r["post"] is not None}
+    (finalizing, exiting), median over repetitions, and half the range;
+    the same to a second after its exit (the kernel's teardown of it)
+    where the runs tell it"""
     fixed = {}
-    for (workload, tracer), rs in runs.items():
-        if workload != "null" or tracer.startswith("none"):
-            continue
-        ns = [r["post"] - base[r["rep"]] for r in rs
-              if r["post"] is not None and r["rep"] in base]
-        if ns:
-            fixed[tracer] = dict(ns=median(ns), spread=(max(ns) - min(ns)) / 2,
-                                 events=median([r["events"] for r in rs]))
-    return fixed
+    for key in ("post", "settled"):
+        base = {r["rep"]: r[key] for r in runs.get(("null", "none"), [])
+                if r[key] is not None}
+        for (workload, tracer), rs in runs.items():
+            if workload != "null" or tracer.startswith("none"):
+                continue
+            ns = [r[key] - base[r["rep"]] for r in rs
+                  if r[key] is not None and r["rep"] in base]
+            if not ns:
+                continue
+            f = fixed.setdefault(tracer, dict(events=median([r["events"] for r in rs])))
+            if key == "post":
+                f.update(ns=median(ns), spread=(max(ns) - min(ns)) / 2)
+            else:
+                f.update(settled=median(ns), settled_spread=(max(ns) - min(ns)) / 2)
+    return {t: f for t, f in fixed.items() if "ns" in f}
 
 
 def summarize_kernel(runs):
@@ -117,7 +127,7 @@ def summarize_kernel(runs):
     # run of the same repetition (they ran minutes apart at most, so a
     # drift of the emulated machine's speed cancels), median over reps:
     # the workload's slowdown, and what the tracer still did after it
-    # (the busy time from the workload's end until the tracer was done,
+    # (the busy time from the workload's end until the tracer had exited,
     # less the untraced run's, which is the shell's own steps, and less
     # what the tracer does once per session whatever it records)
     for workload, by_tracer in rows.items():
@@ -202,16 +212,28 @@ def session_table(fixed):
     """what each tracer does once per session, apart from the events"""
     if not fixed:
         return []
+    settled = any("settled" in f for f in fixed.values())
     out = ["Per session (the null workload: one ping-pong round trip): what "
-           "the tracer still did after it, beyond the untraced run, in "
-           "millions of instructions (emulated ms); the per-event "
-           "overheads above leave it out.", "",
-           "| tracer | per session | events recorded |", "|---|---:|---:|"]
+           "the tracer still did after it until it had exited, beyond the "
+           "untraced run, in millions of instructions (emulated ms); the "
+           "per-event overheads above leave it out."
+           + (" Then with the second after its exit, in which the kernel "
+              "tears down what it left (maps, buffers, programs freed from "
+              "RCU callbacks and workqueues), a second of the kernel's own "
+              "periodic work being in both." if settled else ""), ""]
+    if settled:
+        out += ["| tracer | to its exit | with the teardown | events recorded |",
+                "|---|---:|---:|---:|"]
+    else:
+        out += ["| tracer | per session | events recorded |", "|---|---:|---:|"]
     for tracer in TRACERS:
         if tracer in fixed:
             f = fixed[tracer]
-            out.append(f"| {tracer} | {f['ns'] / 1e6:.1f} ± {f['spread'] / 1e6:.1f} "
-                       f"| {f['events']:.0f} |")
+            cells = [f"{f['ns'] / 1e6:.1f} ± {f['spread'] / 1e6:.1f}"]
+            if settled:
+                cells.append(f"{f['settled'] / 1e6:.1f} ± {f['settled_spread'] / 1e6:.1f}"
+                             if "settled" in f else "-")
+            out.append(f"| {tracer} | {' | '.join(cells)} | {f['events']:.0f} |")
     return out + [""]
 
 
@@ -420,15 +442,19 @@ def main():
            "lost) costs, all the work counted. A run's work is, during the "
            "workload, its slowdown (traced time - untraced time), and after "
            "it, the CPU's busy time from the workload's end until the "
-           "tracer was done and a second more (draining, writing out, "
-           "perf's build-id pass, LTTng's consumer daemon flushing its "
-           "buffers, the kernel freeing the tracer's maps and buffers "
-           "after it exits, which would otherwise land in the next run; "
-           "the CPU's idle "
-           "time, from /proc/timer_list, is left out, so a tracer's waits "
-           "do not count) less the same span of the untraced run (the "
-           "shell's own steps); each traced run is paired with the "
-           "untraced run of the same repetition. Each workload also runs a "
+           "tracer had exited (draining, writing out, perf's build-id "
+           "pass, LTTng's consumer daemon flushing its buffers; the CPU's "
+           "idle time, from /proc/timer_list, is left out, so a tracer's "
+           "waits do not count) less the same span of the untraced run "
+           "(the shell's own steps); each traced run is paired with the "
+           "untraced run of the same repetition. A second of sleep follows "
+           "each run, so that the kernel's teardown of the tracer (maps, "
+           "buffers and programs freed from RCU callbacks and workqueues) "
+           "does not land in the next run; it is not counted here, being "
+           "the same once per run however long (the session table below "
+           "shows it), and counting it would also count that second's "
+           "periodic work of the kernel, which lands in one run and not "
+           "the next. Each workload also runs a "
            "quarter as long, right after it: the overhead is the "
            "difference between the two runs' work over the difference "
            "between their events, so that what a run costs once however "

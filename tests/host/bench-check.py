@@ -44,25 +44,41 @@ def run(*args):
 PER_EVENT, DURING = 500, 380
 ONCE_D, ONCE_A = 3_000_000, 4_000_000
 SESSION = 2_500_000		# what it leaves after the null workload
+# the second after a run (SETTLED_NS): the kernel's periodic work, which
+# lands in some runs and not others, and a tracer's teardown after it
+# exited; neither may move the cost per event
+TEARDOWN = 1_200_000
 
 
-def runs_text(kernel, events_full):
+def settled_of(rep, tracer, post, teardown):
+    if not teardown:
+        return ""
+    periodic = 900_000 * (rep % 2) + 300_000 * (tracer != "none") * rep
+    return f" {post + periodic + (TEARDOWN if tracer != 'none' else 0)}"
+
+
+def runs_text(kernel, events_full, teardown=False):
     lines = []
     shell_post = 10_000_000
     for rep in (1, 2, 3):
         jitter = rep * 1000	# the untraced runs move; pairing cancels it
-        lines.append(f"run {kernel} null none {rep} 200000 0 0 0 0 0 - {shell_post + jitter}")
-        lines.append(f"run {kernel} null coretrace {rep} 300000 300 0 9000 58000 0 - "
-                     f"{shell_post + jitter + SESSION}")
+        post = shell_post + jitter
+        lines.append(f"run {kernel} null none {rep} 200000 0 0 0 0 0 - {post}"
+                     + settled_of(rep, "none", post, teardown))
+        post = shell_post + jitter + SESSION
+        lines.append(f"run {kernel} null coretrace {rep} 300000 300 0 9000 58000 0 - {post}"
+                     + settled_of(rep, "coretrace", post, teardown))
         for workload, events in (("pingpong", events_full),
                                  ("pingpong-quarter", events_full // 4)):
             base_ns = events * 2000 + jitter
-            lines.append(f"run {kernel} {workload} none {rep} {base_ns} 0 0 0 0 0 - "
-                         f"{shell_post + jitter}")
+            post = shell_post + jitter
+            lines.append(f"run {kernel} {workload} none {rep} {base_ns} 0 0 0 0 0 - {post}"
+                         + settled_of(rep, "none", post, teardown))
             ns = base_ns + events * DURING + ONCE_D
             post = shell_post + jitter + events * (PER_EVENT - DURING) + ONCE_A
             lines.append(f"run {kernel} {workload} coretrace {rep} {ns} {events} 0 "
-                         f"{events * 19} 58000 0 - {post}")
+                         f"{events * 19} 58000 0 - {post}"
+                         + settled_of(rep, "coretrace", post, teardown))
     return "\n".join(lines) + "\n"
 
 
@@ -90,7 +106,7 @@ def row_of(md, kernel, workload, tracer):
 
 
 def check_summarize(work):
-    full = artifacts(work, "full", runs_text("full", 40000))
+    full = artifacts(work, "full", runs_text("full", 40000, teardown=True))
     short = artifacts(work, "short", runs_text("short", 4000))
     out = os.path.join(work, "results.md")
     rc, _, err = run(SUMMARIZE, out, "today", f"full={full}", f"short={short}")
@@ -115,6 +131,16 @@ def check_summarize(work):
         whole = PER_EVENT + (ONCE_D + ONCE_A - SESSION) / events
         check(f"{kernel}: the whole run per event, less the null session",
               cells[6] == f"{whole:.0f}", cells[6])
+    # the session table: to the exit, and with the second after it
+    # (full's runs tell it: the teardown, and periodic work that moves)
+    session = [line for line in md.splitlines() if line.startswith("| coretrace | ")
+               and line.count("|") in (4, 5)]
+    want_full = (f"| coretrace | {SESSION / 1e6:.1f} ± 0.0 | "
+                 f"{(SESSION + TEARDOWN + 300_000 * 2) / 1e6:.1f} ± 0.3 | 300 |")
+    check("summarize.py: the session to the tracer's exit and with the teardown",
+          want_full in session, "\n".join(session))
+    check("summarize.py: the session where the runs stop at the exit",
+          f"| coretrace | {SESSION / 1e6:.1f} ± 0.0 | 300 |" in session, "\n".join(session))
     found = compare.read_overheads(out)
     check("compare.py reads summarize.py's table back",
           found.get(("full", "pingpong", "coretrace")) == (PER_EVENT, 0.0), str(found))
