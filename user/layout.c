@@ -167,3 +167,30 @@ void ct_log_append(char *buf, size_t cap, size_t *len, const char *fmt,
 	if (n > 0)
 		*len += (size_t)n < room ? (size_t)n : room - 1;
 }
+
+/* the number at *@p (digits only, at most 9 of them), and past it */
+static bool ct_release_number(const char **p, unsigned int *value)
+{
+	unsigned int n = 0, digits = 0;
+
+	while (**p >= '0' && **p <= '9' && digits < 9) {
+		n = n * 10 + (unsigned int)(**p - '0');
+		(*p)++;
+		digits++;
+	}
+	*value = n;
+	return digits > 0 && !(**p >= '0' && **p <= '9');
+}
+
+bool ct_release_at_least(const char *release, unsigned int major,
+			 unsigned int minor)
+{
+	unsigned int have_major, have_minor;
+	const char *p = release;
+
+	if (!p || !ct_release_number(&p, &have_major) || *p++ != '.' ||
+	    !ct_release_number(&p, &have_minor))
+		return false;
+	return have_major > major ||
+	       (have_major == major && have_minor >= minor);
+}

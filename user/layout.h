@@ -79,4 +79,11 @@ bool ct_core_failure_sentence(const char *log, const char *prog, char *buf,
 void ct_log_append(char *buf, size_t cap, size_t *len, const char *fmt,
 		   va_list args);
 
+/*
+ * Is kernel release @release (uname -r: "6.1.0-57-amd64") at least
+ * @major.@minor? false for a release that does not start with two numbers.
+ */
+bool ct_release_at_least(const char *release, unsigned int major,
+			 unsigned int minor);
+
 #endif /* CORETRACE_LAYOUT_H */

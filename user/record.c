@@ -806,8 +806,23 @@ static void ct_print_progress(struct coretrace_bpf *skel,
 /*
  * Hits the kernel did not run a handler for: a tracepoint that fires while
  * another BPF program runs on the same CPU (an interrupt arriving during a
- * handler) is skipped and counted in the program's recursion_misses.
+ * handler, or during a BPF map call of a process there) runs none of its
+ * programs (trace_call_bpf). Linux counts such a hit in the programs'
+ * recursion_misses from 6.7 on; before, nothing counts it, and how many
+ * were missed cannot be told.
  */
+#define CT_MISSES_MAJOR		6
+#define CT_MISSES_MINOR		7
+
+static bool ct_kernel_counts_misses(void)
+{
+	struct utsname uts;
+
+	return !uname(&uts) &&
+	       ct_release_at_least(uts.release, CT_MISSES_MAJOR,
+				   CT_MISSES_MINOR);
+}
+
 static unsigned long long ct_read_misses(struct coretrace_bpf *skel,
 					 unsigned long long misses[CT_EV_MAX])
 {
@@ -834,12 +849,28 @@ static unsigned long long ct_read_misses(struct coretrace_bpf *skel,
 	return total;
 }
 
+/* -v: one event's counts; @missed -1 where the kernel does not count */
+static void ct_print_event_counts(const struct ct_event_desc *ev,
+				  const struct ct_counts *counts,
+				  unsigned long long received, long long missed)
+{
+	fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu, missed ",
+		ev->name, (unsigned long long)counts->attempted,
+		(unsigned long long)counts->lost, received,
+		(unsigned long long)counts->filtered);
+	if (missed < 0)
+		fprintf(stderr, "-\n");
+	else
+		fprintf(stderr, "%lld\n", missed);
+}
+
 static void ct_print_summary(struct coretrace_bpf *skel,
 			     struct ct_session *s)
 {
 	struct ct_counts totals[CT_EV_MAX];
 	unsigned long long received = 0, lost = 0, expected = 0;
 	unsigned long long misses[CT_EV_MAX], missed;
+	bool counted;
 	int i;
 
 	missed = ct_read_misses(skel, misses);
@@ -847,19 +878,16 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 		fprintf(stderr, "coretrace: could not read the loss counters\n");
 		return;
 	}
+	counted = ct_kernel_counts_misses();
 	for (i = 0; i < CT_EV_MAX; i++) {
 		received += s->received[i];
 		lost += totals[i].lost;
 		expected += totals[i].attempted - totals[i].lost;
 		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered ||
 					 misses[i]))
-			fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu, missed %llu\n",
-				ct_events[i].name,
-				(unsigned long long)totals[i].attempted,
-				(unsigned long long)totals[i].lost,
-				s->received[i],
-				(unsigned long long)totals[i].filtered,
-				misses[i]);
+			ct_print_event_counts(&ct_events[i], &totals[i],
+					      s->received[i],
+					      counted ? (long long)misses[i] : -1);
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
@@ -870,6 +898,9 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	if (missed)
 		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
 			missed);
+	else if (!counted && s->opts->verbose)
+		fprintf(stderr, "coretrace: missed: this kernel does not count the tracepoint hits it skips while another BPF program runs on the same CPU (Linux counts them from %d.%d)\n",
+			CT_MISSES_MAJOR, CT_MISSES_MINOR);
 	if (s->corrupt)
 		fprintf(stderr, "coretrace: %llu records could not be decoded\n",
 			s->corrupt);

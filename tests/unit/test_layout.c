@@ -139,10 +139,30 @@ static void test_core_failure(void)
 					   "x", buf, sizeof(buf)));
 }
 
+static void test_release(void)
+{
+	static const char *const bad[] = {
+		"", "6", "6.", ".7", "x6.7", "6,7", "6.x", "-6.7",
+		"99999999999.1", "6.99999999999",
+	};
+	size_t i;
+
+	CT_CHECK(!ct_release_at_least("6.1.0-57-amd64", 6, 7));
+	CT_CHECK(ct_release_at_least("6.7.0", 6, 7));
+	CT_CHECK(ct_release_at_least("6.10.3-arch1", 6, 7));
+	CT_CHECK(ct_release_at_least("7.0", 6, 7));
+	CT_CHECK(!ct_release_at_least("5.15.0-91-generic", 6, 7));
+	CT_CHECK(ct_release_at_least("6.1.192", 6, 1));
+	CT_CHECK(!ct_release_at_least(NULL, 6, 7));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CT_CHECK(!ct_release_at_least(bad[i], 0, 0));
+}
+
 void test_layout(void)
 {
 	test_core_failure();
 	test_format();
 	test_format_hostile();
 	test_relo_lines();
+	test_release();
 }
