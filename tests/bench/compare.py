@@ -6,7 +6,8 @@
 Reads the per-kernel tables that tests/bench/summarize.py writes (the
 "overhead ns/event" column, "median ± half the range") and prints one
 Markdown row per kernel, workload and tracer found in every file: A, B,
-A - B, and whether the difference is within the two spreads added up.
+A - B, and whether the difference is within the two spreads added up;
+then how many rows are.
 Meant for the same build measured in two configurations, e.g. short runs
 against the full-length ones:
 
@@ -87,13 +88,16 @@ def main(argv):
     print(f"| kernel | workload | tracer | {label_a} | {label_b} | "
           f"{label_a} - {label_b} | within the spreads |")
     print("|---|---|---|---:|---:|---:|---|")
+    agree = 0
     for key in common:
         (va, sa, ma), (vb, sb, mb) = a[key], b[key]
         diff = va - vb
         rel = f" ({diff / vb * 100:+.1f} %)" if vb else ""
         within = "yes" if abs(diff) <= sa + sb else "no"
+        agree += within == "yes"
         print(f"| {key[0]} | {key[1]} | {key[2]} | {shown(va, sa, ma)} | "
               f"{shown(vb, sb, mb)} | {diff:+.0f}{rel} | {within} |")
+    print(f"\n{agree} of {len(common)} rows within the spreads.")
     return 0
 
 

@@ -148,6 +148,10 @@ def check_summarize(work):
     check("compare.py: a table against itself differs by nothing",
           rc == 0 and "| full | pingpong | coretrace | 500 ± 0 | 500 ± 0 | +0 (+0.0 %) | yes |" in text,
           text)
+    rows = sum(line.endswith(" | yes |") for line in text.splitlines())
+    check("compare.py: its last line counts the rows within the spreads",
+          rows > 0 and text.splitlines()[-1] == f"{rows} of {rows} rows within the spreads.",
+          text.splitlines()[-1] if text else "")
 
 
 def check_hostile(work):
@@ -203,6 +207,16 @@ def check_hostile(work):
     check("compare.py: several boots are their medians' mean, spread by half their range",
           rc == 0 and "| k | pingpong | perf | 103 ± 4 (99-107) | 99 ± 1 | +4 (+4.0 %) | yes |"
           in text and "lttng" not in text, text)
+    a3 = os.path.join(work, "a3.md")
+    with open(a3, "w") as f:
+        f.write("## Kernel: k\n\n### pingpong\n\n"
+                "| perf | 3 | 1.0 | 120 ± 1 |\n"
+                "| lttng | 3 | 1.0 | -4 ± 2 | 1 |\n")
+    rc, text, _ = run(COMPARE, a3, a, "x", "a")
+    check("compare.py: a difference beyond the two spreads is no, and counted",
+          rc == 0 and "| k | pingpong | perf | 120 ± 1 | 99 ± 1 | +21 (+21.2 %) | no |" in text
+          and "| k | pingpong | lttng | -4 ± 2 | -5 ± 2 | +1 (-20.0 %) | yes |" in text
+          and text.splitlines()[-1] == "1 of 2 rows within the spreads.", text)
     rc, _, err = run(COMPARE, f"{a},{os.path.join(work, 'nowhere.md')}", a)
     check("compare.py: a missing file among boots is said",
           rc == 1 and "No such file" in err and "Traceback" not in err, err.strip())
