@@ -16,9 +16,10 @@ against the full-length ones:
     tests/bench/compare.py build/bench-short.md bench/results.md short full
 
 A side may be several files, comma-separated: the same configuration in
-several boots. Its figure is then the mean of the files' medians, shown
-with their range, and its spread the larger of half that range (how much
-a boot moves it) and the largest spread within one file.
+several boots, each of which may have measured only some of the tracers.
+A row's figure is then the mean of the medians of the files that hold
+it, shown with their range, and its spread the larger of half that range
+(how much a boot moves it) and the largest spread within one file.
 """
 import re
 import sys
@@ -51,13 +52,14 @@ def read_overheads(path):
 
 
 def read_side(paths):
-    """{key: (figure, spread, [medians])} of one side's files."""
+    """{key: (figure, spread, [medians])}, each row from the files holding it."""
     tables = [read_overheads(path) for path in paths.split(",")]
     side = {}
-    for key in set.intersection(*(set(t) for t in tables)):
-        medians = [t[key][0] for t in tables]
+    for key in set().union(*tables):
+        held = [t[key] for t in tables if key in t]
+        medians = [median for median, _ in held]
         spread = max((max(medians) - min(medians)) / 2,
-                     max(t[key][1] for t in tables))
+                     max(half_range for _, half_range in held))
         side[key] = (sum(medians) / len(medians), spread, medians)
     return side
 
