@@ -5,7 +5,7 @@
 
 Reads the per-kernel tables that tests/bench/summarize.py writes (the
 "overhead ns/event" column, "median ± half the range") and prints one
-Markdown row per kernel, workload and tracer found in every file: A, B,
+Markdown row per kernel, workload and tracer found on both sides: A, B,
 A - B, and whether the difference is within the two spreads added up;
 then how many rows are.
 Meant for the same build measured in two configurations, e.g. short runs
