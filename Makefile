@@ -42,9 +42,13 @@ BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 		   -Ivmlinux -Ibpf -MMD -MP
 STATIC_LIBS	:= -lbpf -lelf -lz
 
-BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
-BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+# the BPF programs in parts, one per subject (bpf/*.bpf.c), each compiled
+# on its own and linked by bpftool gen object into the one object that
+# bpftool gen skeleton embeds in the loader
+BPF_PARTS	:= $(wildcard bpf/*.bpf.c)
+BPF_PART_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/parts/%.bpf.o,$(BPF_PARTS))
+BPF_OBJS	:= $(BUILD)/bpf/coretrace.bpf.o
+SKELS		:= $(BUILD)/coretrace.skel.h
 
 # user/ code that needs no libbpf: also linked into the unit tests
 CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
@@ -85,12 +89,15 @@ LDSTATIC	?= -static
 coretrace: $(LOADER_OBJS) $(CORE_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(LDSTATIC) -o $@ $^ $(STATIC_LIBS)
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
+$(BUILD)/bpf/parts/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
-	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+$(BUILD)/bpf/coretrace.bpf.o: $(BPF_PART_OBJS)
+	$(BPFTOOL) gen object $@.tmp.o $^ && mv $@.tmp.o $@
+
+$(BUILD)/coretrace.skel.h: $(BUILD)/bpf/coretrace.bpf.o
+	$(BPFTOOL) gen skeleton $< name coretrace_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
 $(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o $(BUILD)/user/serve.o: $(SKELS)
@@ -247,7 +254,7 @@ vm-matrix: $(INITRAMFS) kernel
 # Debian's Prometheus scrapes coretrace serve in a guest of the stock
 # kernel, over its loopback (tests/guest/prometheus-scrape): the package
 # unpacked, never installed here (tests/vm/prometheus-stage.sh), with the
-# rules the README gives
+# rules docs/fleet-metrics.md gives
 PROM_DIR	:= $(BUILD)/prometheus
 PROM_INITRAMFS	:= $(BUILD)/prom-initramfs.cpio.gz
 
@@ -388,4 +395,4 @@ deb-test: deb
 clean:
 	rm -rf $(BUILD) coretrace
 
--include $(wildcard $(BUILD)/user/*.d $(BUILD)/bpf/*.d)
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/bpf/parts/*.d)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "cgroup.h"
+#include "ct_control.h"
 #include "events.h"
 #include "options.h"
 

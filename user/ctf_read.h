@@ -3,6 +3,7 @@
 #ifndef CORETRACE_CTF_READ_H
 #define CORETRACE_CTF_READ_H
 
+#include "ct_control.h"
 #include "ctf.h"
 
 /* one chunk of a rotated recording */

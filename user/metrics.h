@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ct_abi.h"
+#include "ct_control.h"
+#include "ct_serve.h"
 
 /* A growing output buffer; failed once it could not grow (or past max) */
 struct ct_obuf {

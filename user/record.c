@@ -22,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
+#include "ct_serve.h"
 #include "layout.h"
 #include "objopen.h"
 #include "live_top.h"

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every map and every setting of coretrace's BPF programs, declared once.
+ *
+ * Each part (*.bpf.c) includes this header; `bpftool gen object` links
+ * the parts into one object. The definitions are weak, so that the
+ * linker keeps one of each: every part sees the same maps and settings,
+ * and the skeleton has one of each.
+ *
+ * Settings (const volatile) are set by user space before load and read
+ * by the verifier as constants: the code behind a switch that is off is
+ * dead to it. Maps sized at run time say so; the others keep the size
+ * they are declared with.
+ */
+#ifndef CORETRACE_BPF_MAPS_H
+#define CORETRACE_BPF_MAPS_H
+
+#include "ct_abi.h"
+#include "ct_control.h"
+#include "ct_serve.h"
+
+char LICENSE[] __weak SEC("license") = "GPL";
+
+/* The ring (its layouts and wakeups: ring.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} ct_ring __weak SEC(".maps");
+
+/* the template of the per-CPU rings; the real ones are sized at run time */
+struct ct_percpu_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);		/* set to the CPU count at load */
+	__type(key, __u32);
+	__array(values, struct ct_percpu_ring);
+} ct_rings __weak SEC(".maps");
+
+/*
+ * Set by user space once every program is attached, cleared before the
+ * first is detached: programs attach and detach one after another, and
+ * without this gate a recording would start and end with some events
+ * traced and others not (a softirq exit without its entry, idle time
+ * after the last switch).
+ */
+volatile bool ct_tracing __weak;
+
+const volatile bool ct_per_cpu_rings __weak;
+const volatile bool ct_wakeup_always __weak;
+const volatile __u64 ct_wakeup_bytes __weak = 1 << 20;
+
+/*
+ * Filters, set by user space before load; off when zero/false.
+ * ct_checks: any filter, or threads to learn (-p, --trigger-pid). Without
+ * it a handler's entry is one test: the verifier drops the rest, but not
+ * the loads of these volatile settings, which each test would leave.
+ */
+const volatile bool ct_checks __weak;
+const volatile bool ct_filter_tasks __weak;		/* any of the four below */
+const volatile __u32 ct_filter_tgid __weak;		/* -p: the process */
+const volatile __u32 ct_filter_tid __weak;		/* -t: one thread */
+const volatile __u32 ct_filter_comm_len __weak;	/* -c: bytes to compare */
+const volatile bool ct_filter_comm_prefix __weak;	/* -c NAME*: a prefix */
+const volatile char ct_filter_comm[CT_COMM_LEN] __weak;
+const volatile bool ct_filter_cpus __weak;		/* -C */
+const volatile bool ct_rename_records __weak = true;	/* task_rename asked for */
+const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS] __weak;
+
+/*
+ * -G: cgroup v2 groups, each with everything below it. A group is known
+ * by its id and its depth in the hierarchy (the current task is under it
+ * when its ancestor at that depth has that id), and by its path from the
+ * hierarchy's root (to judge a task moved into another group).
+ */
+const volatile __u32 ct_filter_cgroups __weak;		/* how many, 0: off */
+const volatile __u64 ct_cg_id[CT_MAX_CGROUPS] __weak;
+const volatile __u32 ct_cg_level[CT_MAX_CGROUPS] __weak;
+const volatile __u32 ct_cg_path_len[CT_MAX_CGROUPS] __weak;
+const volatile char ct_cg_path[CT_MAX_CGROUPS][CT_CGROUP_PATH_LEN] __weak;
+/* fork and exit are attached for -G even when not traced: records or not */
+const volatile bool ct_fork_records __weak = true;
+const volatile bool ct_exit_records __weak = true;
+
+/*
+ * Records attempted, lost and filtered: a row of CT_STATS_STRIDE slots per
+ * CPU, one slot per event type (sized to the CPUs at load). A plain array
+ * with the CPU in the index, where a per-CPU array would do: 6.1 inlines
+ * the lookup of the one and calls a helper for the other, on every record.
+ * Each CPU writes only its own row (rows are whole cache lines), and user
+ * space reads the rows through a mapping.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_MAX_CPUS * CT_STATS_STRIDE);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct ct_counts);
+} ct_stats __weak SEC(".maps");
+
+/*
+ * Pids whose name user space has been told about. No record carries comm
+ * strings; the first time a pid shows up we emit a ct_comm record
+ * instead. Direct-mapped: slot pid % CT_ANNOUNCE_SLOTS holds the last pid
+ * announced there. An array lookup is inlined by the verifier where a
+ * hash lookup is a helper call that hashes the key: this runs twice per
+ * sched_switch. Two live pids sharing a slot only cost a repeated
+ * announcement; CPUs racing on a slot likewise.
+ */
+#define CT_ANNOUNCE_SLOTS	16384
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_ANNOUNCE_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} ct_announced __weak SEC(".maps");
+
+/*
+ * A slot holds the pid whose name user space knows, with CT_GROUP_TOLD
+ * set once its cgroup was told too (pids stay below 2^22): a switch
+ * checks both with the one lookup it makes for the name.
+ */
+#define CT_GROUP_TOLD		0x80000000u
+
+/*
+ * A task's cgroup is told the first time it is switched out (the only
+ * moment BPF can read its group cheaply, as the current task's), marked
+ * in its ct_announced slot, and again by cgroup:cgroup_attach_task when it
+ * moves.
+ */
+const volatile bool ct_cgroup_records __weak;		/* the kernel has cgroups */
+
+/* Irqs whose handler name user space has been told about. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_irq_announced __weak SEC(".maps");
+
+/*
+ * -p: the threads of the filtered process. User space seeds it from
+ * /proc/PID/task; handlers add the current thread whenever it belongs to
+ * the process, so threads created later are learnt the first time they run.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_tids __weak SEC(".maps");
+
+/*
+ * -G: the tasks in the groups, one bit per pid (512 KiB for the kernel's
+ * 4M pids). The current task is asked of the kernel; any other (the task
+ * woken, the one switched in) is looked up here. An array lookup the
+ * verifier inlines: a hash, hashing its key on every lookup, made a hit
+ * rejected by -G cost more than a record (make bench). User space seeds
+ * it from the groups' cgroup.threads; the handlers keep it: the current
+ * task's answer is written back, a child joins with its parent, a task
+ * moved (cgroup_attach_task) is judged by the path of its new group, a
+ * task that exited leaves. Bits change with atomic and/or: CPUs share
+ * words.
+ */
+#define CT_CG_WORDS		(CT_PID_LIMIT / 64)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_CG_WORDS);
+	__type(key, __u32);
+	__type(value, __u64);
+} ct_cg_tids __weak SEC(".maps");
+
+/* a moved task's new path, read from its record (too big for the stack) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, char[CT_CGROUP_PATH_LEN]);
+} ct_cg_scratch __weak SEC(".maps");
+
+/*
+ * Triggers (record --trigger-*, with a flight recorder): conditions
+ * decided here, told to user space by one ct_trigger record when they
+ * hold. Off when their threshold or name is zero: the verifier then drops
+ * their code, and a recording without triggers runs what it ran before.
+ */
+const volatile __u64 ct_trig_delay_ns __weak;		/* --trigger-delay */
+const volatile __u32 ct_trig_tgid __weak;		/* --trigger-pid: its scope */
+const volatile __u32 ct_trig_tid __weak;		/* --trigger-tid */
+const volatile __u64 ct_trig_irq_ns __weak;		/* --trigger-irq */
+const volatile __u32 ct_trig_exec_len __weak;		/* --trigger-exec NAME */
+const volatile char ct_trig_exec_comm[CT_COMM_LEN] __weak;
+const volatile __u64 ct_trig_cooldown_ns __weak;
+const volatile __u64 ct_trig_max __weak;		/* 0: no maximum */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_trigger_state);
+} ct_trig_state __weak SEC(".maps");
+
+/*
+ * Since when each task has been runnable without running: set at its
+ * wakeup or preemption, read and cleared when it is switched in.
+ * Direct-mapped by pid, as ct_announced: an array lookup the verifier
+ * inlines, where a hash (runqslower's) costs a helper call that hashes
+ * and, for an LRU, list work on every wakeup and switch (measured with
+ * make bench: an LRU hash made a recording with --trigger-delay cost 78%
+ * more per event than one without). Two tasks runnable at once on one
+ * slot: the later one's wait is measured, the earlier one's is not.
+ * Sized at load: one slot when no delay trigger is asked for.
+ */
+#define CT_RUNNABLE_SLOTS	65536
+
+struct ct_runnable_slot {
+	__u32 pid;
+	__u32 group;		/* serve: its entry in ct_agg_groups */
+	__u64 since;
+	__u64 cgroup;		/* serve: its group's id when last switched out */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CT_RUNNABLE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct ct_runnable_slot);
+} ct_runnable __weak SEC(".maps");
+
+static __always_inline struct ct_runnable_slot *ct_runnable_slot(__u32 pid)
+{
+	__u32 slot = pid & (CT_RUNNABLE_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&ct_runnable, &slot);
+}
+
+/* --trigger-pid: the threads of that process, seeded and learnt as ct_tids */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} ct_trig_tids __weak SEC(".maps");
+
+/* When the interrupt (slot 0) and softirq (slot 1) running now began */
+struct ct_irq_start {
+	__u64 ts;
+	__u32 source;
+	__u32 reserved;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ct_irq_start);
+} ct_irq_start __weak SEC(".maps");
+
+/*
+ * coretrace serve (ct_aggregate): the handlers add up here instead of
+ * writing records; each map is sized at load, to one entry when not
+ * serving. A task's wait is ct_runnable's, and so is its group: the one
+ * it was in when last switched out (the current one's, the only group BPF
+ * reads cheaply; a task woken before that is in CT_AGG_IDX_UNKNOWN), by
+ * id and by its entry in ct_agg_groups. An array entry, not a hash
+ * lookup per event: measured with bpf_stats in the guest, a hash lookup
+ * by group id on each switch made the switch handler cost 617 emulated
+ * instructions a run. A group met for the first time (or whose entry
+ * went to another since) is looked up in ct_agg_group_ids, and given a
+ * free entry from ct_agg_free (user space fills it, and gives back the
+ * entries of groups gone); with none free, it adds up in
+ * CT_AGG_IDX_FOLDED, and ct_agg_folded keeps which groups did, for
+ * their count.
+ */
+const volatile bool ct_aggregate __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_cgroup);
+} ct_agg_groups __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u32);
+} ct_agg_group_ids __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 1);
+	__type(value, __u32);
+} ct_agg_free __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u8);
+} ct_agg_folded __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_cpu);
+} ct_agg_cpus __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_agg_irq);
+} ct_agg_irqs __weak SEC(".maps");
+
+#endif /* CORETRACE_BPF_MAPS_H */
