@@ -6,15 +6,11 @@
 #ifndef CORETRACE_CT_SERVE_H
 #define CORETRACE_CT_SERVE_H
 
-#ifdef __bpf__
-/* BPF programs get the __u* types from vmlinux.h */
-#else
-#include <linux/types.h>
-#endif
+#include "ct_abi.h"
 
 /*
- * coretrace serve: the same handlers add up in maps instead of writing
- * records (ct_aggregate), and user space reads the maps when scraped.
+ * coretrace serve: programs of its own (serve_*) add up in maps instead
+ * of writing records, and user space reads the maps when scraped.
  * Nothing here reaches a capture: CT_ABI_VERSION does not cover it.
  *
  * Scheduling delay (wakeup or preemption to running) in log2 microsecond
@@ -22,6 +18,14 @@
  * delays of at most 2^b us that did not fit bucket b - 1 (bucket 0: at
  * most 1 us), the last one every longer delay (le="+Inf").
  */
+/* the events serve has programs for (serve_<event name>), and attaches */
+#define CT_SERVE_EVENTS							\
+	(1ull << CT_EV_SCHED_SWITCH | 1ull << CT_EV_SCHED_WAKEUP |	\
+	 1ull << CT_EV_SCHED_WAKEUP_NEW | 1ull << CT_EV_SCHED_MIGRATE_TASK | \
+	 1ull << CT_EV_CPU_IDLE | 1ull << CT_EV_IRQ_HANDLER_ENTRY |	\
+	 1ull << CT_EV_IRQ_HANDLER_EXIT | 1ull << CT_EV_SOFTIRQ_ENTRY |	\
+	 1ull << CT_EV_SOFTIRQ_EXIT)
+
 #define CT_DELAY_BUCKETS	27
 #define CT_IDLE_STATES		16	/* cpuidle's are fewer (CPUIDLE_STATE_MAX 10) */
 #define CT_SOFTIRQS		16	/* the kernel's are fewer (NR_SOFTIRQS 10) */

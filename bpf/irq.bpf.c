@@ -8,7 +8,6 @@
 #include <bpf/bpf_core_read.h>
 #include "helpers/filter.h"
 #include "helpers/trigger.h"
-#include "helpers/serve.h"
 
 /* Tell user space the name of @irq's handler, once. */
 static __always_inline void
@@ -43,8 +42,6 @@ int handle_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
 	struct ct_irq_entry *rec;
 	__u64 now;
 
-	if (ct_aggregate)
-		return ct_agg_irq(CT_EV_IRQ_HANDLER_ENTRY, irq);
 	if (!ct_want(CT_EV_IRQ_HANDLER_ENTRY, ct_current_tid(), NULL))
 		return 0;
 	ct_announce_irq(irq, ctx);
@@ -67,8 +64,6 @@ int handle_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
 	struct ct_irq_exit *rec;
 	__u64 now;
 
-	if (ct_aggregate)
-		return ct_agg_irq(CT_EV_IRQ_HANDLER_EXIT, ctx->irq);
 	if (!ct_want(CT_EV_IRQ_HANDLER_EXIT, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(CT_EV_IRQ_HANDLER_EXIT, sizeof(*rec), &cpu);
@@ -91,8 +86,6 @@ static __always_inline int ct_emit_softirq(__u32 event_type,
 	struct ct_softirq *rec;
 	__u64 now;
 
-	if (ct_aggregate)
-		return ct_agg_softirq(event_type, ctx->vec);
 	if (!ct_want(event_type, ct_current_tid(), NULL))
 		return 0;
 	rec = ct_reserve(event_type, sizeof(*rec), &cpu);

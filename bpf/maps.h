@@ -262,7 +262,7 @@ struct {
 } ct_irq_start __weak SEC(".maps");
 
 /*
- * coretrace serve (ct_aggregate): the handlers add up here instead of
+ * coretrace serve: its programs (serve.bpf.c) add up here instead of
  * writing records; each map is sized at load, to one entry when not
  * serving. A task's wait is ct_runnable's, and so is its group: the one
  * it was in when last switched out (the current one's, the only group BPF
@@ -277,8 +277,6 @@ struct {
  * CT_AGG_IDX_FOLDED, and ct_agg_folded keeps which groups did, for
  * their count.
  */
-const volatile bool ct_aggregate __weak;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);

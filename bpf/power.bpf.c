@@ -7,7 +7,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "helpers/filter.h"
-#include "helpers/serve.h"
 
 /* cpu_idle's and cpu_frequency's records have the same fields */
 static __always_inline int ct_emit_cpu_state(__u32 event_type,
@@ -36,8 +35,6 @@ static __always_inline int ct_emit_cpu_state(__u32 event_type,
 SEC("tp/power/cpu_idle")
 int handle_cpu_idle(struct trace_event_raw_cpu *ctx)
 {
-	if (ct_aggregate)
-		return ct_agg_idle(ctx);
 	return ct_emit_cpu_state(CT_EV_CPU_IDLE, ctx);
 }
 

@@ -9,7 +9,6 @@
 #include "helpers/filter.h"
 #include "helpers/announce.h"
 #include "helpers/trigger.h"
-#include "helpers/serve.h"
 
 /*
  * next_comm into the record: two loads where the field is 8-byte aligned
@@ -41,8 +40,6 @@ int handle_sched_switch(struct trace_event_raw_sched_switch *ctx)
 	__u64 now;
 	bool want;
 
-	if (ct_aggregate)
-		return ct_agg_switch(ctx);
 	want = ct_want2(CT_EV_SCHED_SWITCH, prev_pid, ctx->prev_comm, next_pid,
 			ctx->next_comm);
 	/* -G: a task switched out for the last time leaves the groups */
@@ -84,8 +81,6 @@ ct_emit_wakeup(__u32 event_type, struct trace_event_raw_sched_wakeup_template *c
 	struct ct_wakeup *rec;
 	__u64 now;
 
-	if (ct_aggregate)
-		return ct_agg_wakeup(event_type, ctx);
 	if (!ct_want(event_type, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);
@@ -131,8 +126,6 @@ int handle_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
 	__u32 pid = ctx->pid;
 	struct ct_migrate *rec;
 
-	if (ct_aggregate)
-		return ct_agg_migrate(ctx);
 	if (!ct_want(CT_EV_SCHED_MIGRATE_TASK, pid, ctx->comm))
 		return 0;
 	ct_announce(pid, ctx->comm);

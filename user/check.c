@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
+#include "ct_serve.h"
 #include "check.h"
 #include "layout.h"
 #include "objopen.h"
@@ -36,6 +37,7 @@ struct ct_check_field {
 
 struct ct_check_prog {
 	const struct ct_event_desc *desc;
+	char name[64];		/* the program: handle_<event> or serve_<event> */
 	bool present, loaded;
 	int err;
 	char reason[256];
@@ -159,11 +161,12 @@ static const char *ct_layout_left_out(const struct ct_layout *layout,
 	return NULL;
 }
 
-static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
+/* Load program @family<@d's name> alone and read what it was relocated to */
+static int ct_check_one(struct ct_check_prog *p, const struct ct_event_desc *d,
+			const char *family, const struct btf *btf,
 			const char *events, const struct ct_layout *layout)
 {
 	const char *left_out;
-	const struct ct_event_desc *d = p->desc;
 	struct coretrace_bpf *skel;
 	struct bpf_program *prog, *wanted = NULL;
 	struct bpf_prog_info info;
@@ -174,7 +177,9 @@ static int ct_check_one(struct ct_check_prog *p, const struct btf *btf,
 	bool have_fmt = false;
 	FILE *f;
 
-	snprintf(name, sizeof(name), "handle_%s", d->name);
+	p->desc = d;
+	snprintf(p->name, sizeof(p->name), "%s%s", family, d->name);
+	snprintf(name, sizeof(name), "%s", p->name);
 	p->present = events && ct_tracepoint_exists(events, d->tp_category,
 						    d->tp_name);
 	if (!p->present)
@@ -242,8 +247,8 @@ static void ct_print_text(const struct ct_check_prog *progs, int n,
 
 		snprintf(tp, sizeof(tp), "%s:%s", p->desc->tp_category,
 			 p->desc->tp_name);
-		fprintf(out, "handle_%-24s %-34s %-7s %-8s %6u %6u %8.1f\n",
-			p->desc->name, tp, p->present ? "yes" : "no",
+		fprintf(out, "%-31s %-34s %-7s %-8s %6u %6u %8.1f\n",
+			p->name, tp, p->present ? "yes" : "no",
 			!p->present ? "-" : p->loaded ? "ok" : "REJECTED",
 			p->verified_insns, p->jited_len, p->load_ms);
 		for (j = 0; j < p->nfields; j++) {
@@ -278,10 +283,10 @@ static void ct_print_json(const struct ct_check_prog *progs, int n, int bad,
 	for (i = 0; i < n; i++) {
 		const struct ct_check_prog *p = &progs[i];
 
-		fprintf(out, "%s{\"program\":\"handle_%s\",\"tracepoint\":\"%s:%s\","
+		fprintf(out, "%s{\"program\":\"%s\",\"tracepoint\":\"%s:%s\","
 			"\"present\":%s,\"loaded\":%s,\"verified_insns\":%u,"
 			"\"jited_bytes\":%u,\"load_ms\":%.3f,\"error\":",
-			i ? "," : "", p->desc->name, p->desc->tp_category,
+			i ? "," : "", p->name, p->desc->tp_category,
 			p->desc->tp_name, p->present ? "true" : "false",
 			p->loaded ? "true" : "false", p->verified_insns,
 			p->jited_len, p->load_ms);
@@ -324,8 +329,8 @@ static int ct_count_problems(const struct ct_check_prog *progs, int n,
 			continue;
 		}
 		if (!p->nfields) {
-			fprintf(err, "coretrace check: handle_%s: no field relocations found in libbpf's log\n",
-				p->desc->name);
+			fprintf(err, "coretrace check: %s: no field relocations found in libbpf's log\n",
+				p->name);
 			bad++;
 		}
 		for (j = 0; j < p->nfields; j++) {
@@ -333,8 +338,8 @@ static int ct_count_problems(const struct ct_check_prog *progs, int n,
 
 			if (f->ok)
 				continue;
-			fprintf(err, "coretrace check: handle_%s: %s.%s: relocated to %d, BTF says %d (size %d), the format file says %d (size %d)\n",
-				p->desc->name, f->relo.type, f->relo.field,
+			fprintf(err, "coretrace check: %s: %s.%s: relocated to %d, BTF says %d (size %d), the format file says %d (size %d)\n",
+				p->name, f->relo.type, f->relo.field,
 				f->relo.target_offset, f->btf_offset,
 				f->btf_size, f->fmt_offset, f->fmt_size);
 			bad++;
@@ -345,7 +350,7 @@ static int ct_count_problems(const struct ct_check_prog *progs, int n,
 
 int ct_check(const struct ct_check_opts *opts)
 {
-	struct ct_check_prog progs[CT_EV_MAX + CT_CGROUP_PROGS];
+	struct ct_check_prog progs[2 * CT_EV_MAX + CT_CGROUP_PROGS];
 	const char *events = ct_tracefs_events();
 	struct ct_layout layout;
 	char source[PATH_MAX + 32];
@@ -380,14 +385,18 @@ int ct_check(const struct ct_check_opts *opts)
 	for (i = 0; i < CT_EV_MAX && !err; i++) {
 		if (!ct_events[i].tp_name[0])
 			continue;
-		progs[n].desc = &ct_events[i];
-		err = ct_check_one(&progs[n++], btf, events, &layout);
+		err = ct_check_one(&progs[n++], &ct_events[i], "handle_", btf,
+				   events, &layout);
 	}
-	/* and the programs that name cgroups */
-	for (i = 0; i < CT_CGROUP_PROGS && !err; i++) {
-		progs[n].desc = &ct_cgroup_progs[i];
-		err = ct_check_one(&progs[n++], btf, events, &layout);
-	}
+	/* the programs that name cgroups */
+	for (i = 0; i < CT_CGROUP_PROGS && !err; i++)
+		err = ct_check_one(&progs[n++], &ct_cgroup_progs[i], "handle_",
+				   btf, events, &layout);
+	/* and serve's, which add up instead of writing records */
+	for (i = 0; i < CT_EV_MAX && !err; i++)
+		if (CT_SERVE_EVENTS & (1ull << i))
+			err = ct_check_one(&progs[n++], &ct_events[i], "serve_",
+					   btf, events, &layout);
 	libbpf_set_print(NULL);
 	free(ct_log);
 	ct_log = NULL;

@@ -348,12 +348,19 @@ static int ct_select_cgroup_programs(struct coretrace_bpf *skel,
 	return 0;
 }
 
-/* Attach the selected events the kernel has; warn about the others. */
+/*
+ * Attach the selected events the kernel has; warn about the others. Two
+ * families of programs share the tracepoints: the record handlers
+ * (handle_<event>) and serve's (serve_<event>); only the one asked for
+ * is loaded.
+ */
 static int ct_select_programs(struct coretrace_bpf *skel,
 			      const struct ct_record_opts *opts)
 {
 	const char *events = ct_tracefs_events();
 	uint64_t wanted = opts->events | ct_trigger_events(&opts->trigger);
+	const char *family = opts->aggregate ? "serve_" : "handle_";
+	struct bpf_program *prog;
 	char prog_name[64];
 	bool selected, exists;
 	int i, enabled = 0;
@@ -362,24 +369,21 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		fprintf(stderr, "coretrace: tracefs is not mounted (try: mount -t tracefs nodev /sys/kernel/tracing)\n");
 		return -ENOENT;
 	}
+	bpf_object__for_each_program(prog, skel->obj)
+		if (strncmp(bpf_program__name(prog), family, strlen(family)))
+			bpf_program__set_autoload(prog, false);
 	for (i = 0; i < CT_EV_MAX; i++) {
 		const struct ct_event_desc *desc = &ct_events[i];
-		struct bpf_program *prog;
 
 		if (!desc->tp_name[0])
 			continue;
-		snprintf(prog_name, sizeof(prog_name), "handle_%s", desc->name);
+		snprintf(prog_name, sizeof(prog_name), "%s%s", family, desc->name);
 		prog = bpf_object__find_program_by_name(skel->obj, prog_name);
 		if (!prog)
 			continue;
 		selected = wanted & (1ull << i);
 		exists = ct_tracepoint_exists(events, desc->tp_category,
 					      desc->tp_name);
-		if (i == CT_EV_TASK_RENAME && opts->aggregate) {
-			/* serving: no names to follow */
-			bpf_program__set_autoload(prog, false);
-			continue;
-		}
 		if (i == CT_EV_TASK_RENAME && exists) {
 			/*
 			 * Always attached: when not asked for, it only
@@ -499,7 +503,6 @@ static int ct_seed_cgroups(struct coretrace_bpf *skel,
 static int ct_configure_aggregate(struct coretrace_bpf *skel,
 				  const struct ct_record_opts *opts, int ncpus)
 {
-	skel->rodata->ct_aggregate = true;
 	if (ncpus <= 0)
 		return -EINVAL;
 	/* the groups' entries, and the unknown and folded ones */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * coretrace serve: the tracepoint programs add up in maps (ct_aggregate)
+ * coretrace serve: its own programs (serve_*) add up in maps
  * and a scrape reads the maps and writes the exposition (metrics.c) over
  * HTTP (http.c). Nothing crosses to user space per event.
  *
@@ -33,14 +33,6 @@
 
 #define CT_UNKNOWN_LABEL	"(unknown)"
 #define CT_FOLDED_LABEL		"(folded)"
-
-/* the events serve attaches */
-#define CT_SERVE_EVENTS							\
-	(1ull << CT_EV_SCHED_SWITCH | 1ull << CT_EV_SCHED_WAKEUP |	\
-	 1ull << CT_EV_SCHED_WAKEUP_NEW | 1ull << CT_EV_SCHED_MIGRATE_TASK | \
-	 1ull << CT_EV_CPU_IDLE | 1ull << CT_EV_IRQ_HANDLER_ENTRY |	\
-	 1ull << CT_EV_IRQ_HANDLER_EXIT | 1ull << CT_EV_SOFTIRQ_ENTRY |	\
-	 1ull << CT_EV_SOFTIRQ_EXIT)
 
 struct ct_retired {
 	char label[CT_CGROUP_PATH_LEN];

@@ -1,12 +1,15 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * coretrace serve's sums: what each handler adds up in the serve maps
- * instead of writing a record.
+ * coretrace serve: programs of their own on the tracepoints serve watches,
+ * which add up in the serve maps (ct_serve.h) instead of writing records.
+ * The loader loads them instead of the record handlers (serve_* in place
+ * of handle_*), as it picks the cgroup programs: a recording never runs
+ * their code, and they never run a recording's.
  */
-#ifndef CORETRACE_BPF_SERVE_H
-#define CORETRACE_BPF_SERVE_H
-
-#include "ring.h"
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "helpers/ring.h"
 
 /*
  * coretrace serve: what each handler adds up. The event is counted as
@@ -290,5 +293,56 @@ static __always_inline int ct_agg_softirq(__u32 event_type, __u32 vec)
 	return 0;
 }
 
+SEC("tp/sched/sched_switch")
+int serve_sched_switch(struct trace_event_raw_sched_switch *ctx)
+{
+	return ct_agg_switch(ctx);
+}
 
-#endif /* CORETRACE_BPF_SERVE_H */
+SEC("tp/sched/sched_wakeup")
+int serve_sched_wakeup(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return ct_agg_wakeup(CT_EV_SCHED_WAKEUP, ctx);
+}
+
+SEC("tp/sched/sched_wakeup_new")
+int serve_sched_wakeup_new(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return ct_agg_wakeup(CT_EV_SCHED_WAKEUP_NEW, ctx);
+}
+
+SEC("tp/sched/sched_migrate_task")
+int serve_sched_migrate_task(struct trace_event_raw_sched_migrate_task *ctx)
+{
+	return ct_agg_migrate(ctx);
+}
+
+SEC("tp/power/cpu_idle")
+int serve_cpu_idle(struct trace_event_raw_cpu *ctx)
+{
+	return ct_agg_idle(ctx);
+}
+
+SEC("tp/irq/irq_handler_entry")
+int serve_irq_handler_entry(struct trace_event_raw_irq_handler_entry *ctx)
+{
+	return ct_agg_irq(CT_EV_IRQ_HANDLER_ENTRY, ctx->irq);
+}
+
+SEC("tp/irq/irq_handler_exit")
+int serve_irq_handler_exit(struct trace_event_raw_irq_handler_exit *ctx)
+{
+	return ct_agg_irq(CT_EV_IRQ_HANDLER_EXIT, ctx->irq);
+}
+
+SEC("tp/irq/softirq_entry")
+int serve_softirq_entry(struct trace_event_raw_softirq *ctx)
+{
+	return ct_agg_softirq(CT_EV_SOFTIRQ_ENTRY, ctx->vec);
+}
+
+SEC("tp/irq/softirq_exit")
+int serve_softirq_exit(struct trace_event_raw_softirq *ctx)
+{
+	return ct_agg_softirq(CT_EV_SOFTIRQ_EXIT, ctx->vec);
+}
