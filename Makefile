@@ -50,15 +50,17 @@ BPF_PART_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/parts/%.bpf.o,$(BPF_PARTS))
 BPF_OBJS	:= $(BUILD)/bpf/coretrace.bpf.o
 SKELS		:= $(BUILD)/coretrace.skel.h
 
-# user/ code that needs no libbpf: also linked into the unit tests
-CORE_SRCS	:= user/events.c user/comm_cache.c user/cli.c user/options.c user/ksyms.c user/layout.c user/ctf.c user/ctf_read.c \
-		   user/analysis.c user/top.c user/report.c user/live_top.c user/timechart.c user/convert.c \
-		   user/output.c user/pktring.c user/recorder.c user/trigger.c user/cgroup.c \
-		   user/metrics.c user/http.c
-LOADER_SRCS	:= user/main.c user/record.c user/sys.c user/list.c user/check.c user/btfgen.c \
-		   user/objopen.c user/serve.c
+# user/ in layers, a folder each (tests/host/layers-check.py): base, model,
+# loader, capture, views, commands. The code that needs no libbpf is also
+# linked into the unit tests: every layer but the loader's BPF side and
+# the commands that load BPF
+USER_SRCS	:= $(wildcard user/*/*.c)
+USER_HDRS	:= $(wildcard user/*/*.h)
+CORE_SRCS	:= $(wildcard user/base/*.c user/model/*.c user/capture/*.c user/views/*.c) \
+		   user/loader/layout.c user/commands/cli.c user/commands/trigger.c
+LOADER_SRCS	:= $(filter-out $(CORE_SRCS),$(USER_SRCS))
 # loader code the unit tests build too, with the shared libbpf
-UNIT_LOADER_SRCS := user/btfgen.c
+UNIT_LOADER_SRCS := user/loader/btfgen.c
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
 LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
 
@@ -100,7 +102,7 @@ $(BUILD)/coretrace.skel.h: $(BUILD)/bpf/coretrace.bpf.o
 	$(BPFTOOL) gen skeleton $< name coretrace_bpf > $@.tmp && mv $@.tmp $@
 
 # the loader includes the skeleton, which embeds the BPF object
-$(BUILD)/user/record.o $(BUILD)/user/check.o $(BUILD)/user/objopen.o $(BUILD)/user/serve.o: $(SKELS)
+$(LOADER_OBJS): $(SKELS)
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -109,7 +111,7 @@ $(BUILD)/user/%.o: user/%.c
 # the unit tests build user/ code again, under ASan and UBSan
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(wildcard user/*.h) bpf/ct_abi.h \
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(USER_HDRS) bpf/ct_abi.h \
 	     $(BPF_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
@@ -124,12 +126,12 @@ FUZZ_BIN	:= $(BUILD)/fuzz/fuzz_ctf_read
 FUZZ_SECONDS	?= 600
 FUZZ_INPUTS	= $(wildcard tests/fuzz/corpus/* tests/fuzz/crashers/*)
 
-$(FUZZ_REPLAY): $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(FUZZ_REPLAY): $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) \
 		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS)
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CLANG) $(filter-out -MMD -MP,$(USER_CFLAGS)) -Wno-unused-command-line-argument \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -139,7 +141,7 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
 # the benchmarks
 MKCAPTURE	:= $(BUILD)/host/mkcapture
 
-$(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(wildcard user/*.h) bpf/ct_abi.h
+$(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS)
 
@@ -154,10 +156,11 @@ $(BUILD)/testbpf/%.bpf.o: tests/bpf/%.bpf.c vmlinux/vmlinux.h
 $(BUILD)/testbpf/%.skel.h: $(BUILD)/testbpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/layout.c user/layout.h user/btfgen.c user/btfgen.h
+$(BUILD)/tools/%: tests/tools/%.c $(TEST_SKELS) user/loader/layout.c user/loader/layout.h \
+		user/loader/btfgen.c user/loader/btfgen.h
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I$(BUILD)/testbpf \
-		-Iuser -o $@ $< user/layout.c user/btfgen.c $(STATIC_LIBS)
+		-Iuser -o $@ $< user/loader/layout.c user/loader/btfgen.c $(STATIC_LIBS)
 
 $(INITRAMFS): coretrace $(WORKLOADS) $(TOOLS) $(GUEST_FILES) tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ coretrace tests/guest $(BUILD)/workloads $(BUILD)/tools
@@ -198,6 +201,8 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/verifier-matrix-check.sh
+	tests/host/layers-check.py --self-test
+	tests/host/layers-check.py user
 	tests/host/mutate.py $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/bench-check.py $(BUILD)/host/bench-check
 
@@ -395,4 +400,4 @@ deb-test: deb
 clean:
 	rm -rf $(BUILD) coretrace
 
--include $(wildcard $(BUILD)/user/*.d $(BUILD)/bpf/parts/*.d)
+-include $(wildcard $(BUILD)/user/*/*.d $(BUILD)/bpf/parts/*.d)

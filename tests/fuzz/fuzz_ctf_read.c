@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
-#include "cgroup.h"
-#include "comm_cache.h"
-#include "ctf_read.h"
-#include "top.h"
+#include "model/analysis.h"
+#include "model/cgroup.h"
+#include "model/comm_cache.h"
+#include "capture/ctf_read.h"
+#include "views/top.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -40,14 +40,14 @@ if command -v llvm-cov >/dev/null && command -v llvm-profdata >/dev/null; then
 	mkdir -p "$cov"
 	clang -std=c11 -D_DEFAULT_SOURCE -O1 -I"$root/bpf" -I"$root/user" \
 		-fprofile-instr-generate -fcoverage-mapping -o "$cov/replay" \
-		"$here/fuzz_ctf_read.c" "$here/replay.c" "$root"/user/ctf_read.c \
-		"$root"/user/ctf.c "$root"/user/events.c "$root"/user/comm_cache.c \
-		"$root"/user/ksyms.c "$root"/user/analysis.c "$root"/user/top.c \
-		"$root"/user/cgroup.c
+		"$here/fuzz_ctf_read.c" "$here/replay.c" "$root"/user/capture/ctf_read.c \
+		"$root"/user/capture/ctf.c "$root"/user/model/events.c "$root"/user/model/comm_cache.c \
+		"$root"/user/model/ksyms.c "$root"/user/model/analysis.c "$root"/user/views/top.c \
+		"$root"/user/model/cgroup.c
 	LLVM_PROFILE_FILE="$cov/replay.profraw" "$cov/replay" "$here"/corpus/* >/dev/null
 	llvm-profdata merge -o "$cov/replay.profdata" "$cov/replay.profraw"
 	llvm-cov report "$cov/replay" -instr-profile="$cov/replay.profdata" \
-		"$root/user/ctf_read.c" "$root/user/events.c"
+		"$root/user/capture/ctf_read.c" "$root/user/model/events.c"
 fi
 if [ "$rc" -ne 0 ]; then
 	echo "the fuzzer stopped with status $rc: see $log and tests/fuzz/crashers" >&2

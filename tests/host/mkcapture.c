@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "ctf.h"
+#include "capture/ctf.h"
 
 #define MK_TASKS	48
 #define MK_IRQS		4

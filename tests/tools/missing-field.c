@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "btfgen.h"
-#include "layout.h"
+#include "loader/btfgen.h"
+#include "loader/layout.h"
 #include "missing_field.skel.h"
 
 static char log_buf[1 << 20];

@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "layout.h"
+#include "loader/layout.h"
 
 #define EVENT_DIR	"/sys/kernel/tracing/events/sched/sched_switch"
 #define RING_PAGES	512

@@ -10,11 +10,11 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "analysis.h"
-#include "cgroup.h"
-#include "live_top.h"
+#include "model/analysis.h"
+#include "model/cgroup.h"
+#include "views/live_top.h"
 #include "ct_test.h"
-#include "top.h"
+#include "views/top.h"
 
 #define MS	1000000ull
 #define T0	1000000000ull		/* the first record */

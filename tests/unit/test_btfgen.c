@@ -7,8 +7,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "ct_test.h"
-#include "btfgen.h"
-#include "layout.h"
+#include "loader/btfgen.h"
+#include "loader/layout.h"
 
 /* the stock 6.1 kernel's sched_switch and sched_process_exec */
 static const char stock_switch[] =

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "cli.h"
+#include "model/cgroup.h"
+#include "commands/cli.h"
 #include "ct_test.h"
 
 /* shaped as on a Debian 12 host with systemd, and under a container */

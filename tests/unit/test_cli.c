@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include "convert.h"
+#include "views/convert.h"
 #include "ct_test.h"
-#include "timechart.h"
-#include "cli.h"
+#include "views/timechart.h"
+#include "commands/cli.h"
 
 static void test_seconds(void)
 {

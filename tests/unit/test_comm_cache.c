@@ -2,7 +2,7 @@
 /* The pid -> comm cache: lookups, replacement, and staying bounded. */
 #include <stdio.h>
 #include "ct_test.h"
-#include "comm_cache.h"
+#include "model/comm_cache.h"
 
 static void test_basic(void)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include "ct_test.h"
-#include "ctf.h"
+#include "capture/ctf.h"
 
 static union ct_record make_switch(uint64_t ts, int cpu)
 {

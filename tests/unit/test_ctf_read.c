@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "ct_test.h"
-#include "cli.h"
-#include "ctf_read.h"
+#include "commands/cli.h"
+#include "capture/ctf_read.h"
 
 struct collected {
 	unsigned long count;

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "ct_test.h"
-#include "events.h"
+#include "model/events.h"
 
 static struct ct_sched_switch make_switch(void)
 {

@@ -2,7 +2,7 @@
 /* /proc/kallsyms parsing and lookups, with well-formed and hostile input. */
 #include <stdlib.h>
 #include "ct_test.h"
-#include "ksyms.h"
+#include "model/ksyms.h"
 
 static int load(struct ct_ksyms *ks, const char *text)
 {

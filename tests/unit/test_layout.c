@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "ct_test.h"
-#include "layout.h"
+#include "loader/layout.h"
 
 /* the padded kernel's sched_switch and sched_process_exec, as printed */
 static const char padded_switch[] =

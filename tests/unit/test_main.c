@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "ct_test.h"
-#include "layout.h"
+#include "loader/layout.h"
 
 unsigned long ct_tests_passed, ct_tests_failed;
 

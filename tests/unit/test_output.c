@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "ct_test.h"
-#include "ctf_read.h"
-#include "output.h"
+#include "capture/ctf_read.h"
+#include "model/output.h"
+#include "capture/capture_output.h"
+#include "views/lines.h"
 
 /* an output that notes whether pid 42's name was known when fed */
 struct probe {

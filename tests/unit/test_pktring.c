@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ct_test.h"
-#include "pktring.h"
+#include "capture/pktring.h"
 
 #define PUSHES	20000
 

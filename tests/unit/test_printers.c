@@ -2,7 +2,7 @@
 /* Every event's text and JSON line, against lines written by hand. */
 #include <stdlib.h>
 #include "ct_test.h"
-#include "events.h"
+#include "model/events.h"
 
 struct golden {
 	union ct_record rec;

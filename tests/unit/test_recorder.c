@@ -14,9 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ct_test.h"
-#include "ctf_read.h"
-#include "output.h"
-#include "trigger.h"
+#include "capture/ctf_read.h"
+#include "model/output.h"
+#include "capture/recorder.h"
+#include "commands/trigger.h"
 
 struct tally {
 	unsigned long long records, comms, switches;

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "cli.h"
+#include "commands/cli.h"
 #include "ct_test.h"
-#include "http.h"
-#include "metrics.h"
-#include "options.h"
+#include "views/http.h"
+#include "views/metrics.h"
+#include "base/options.h"
 
 /* the smallest b with ns <= 2^b us, by counting */
 static unsigned int bucket_by_counting(uint64_t ns)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef CORETRACE_LIST_H
+#define CORETRACE_LIST_H
+
+#include <stdio.h>
+#include "commands/cli.h"
+
+#include "base/version.h"
+
+/* `coretrace list`; returns the exit code */
+int ct_list(const struct ct_list_opts *opts, FILE *out);
+/* `coretrace version` */
+void ct_version(FILE *out);
+
+#endif /* CORETRACE_LIST_H */

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `coretrace record`: configure and load the BPF object, attach the
+ * programs of the selected events, drain the ring buffer(s) until told to
+ * stop, and account for every record.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "capture/capture_output.h"
+#include "capture/recorder.h"
+#include "commands/record.h"
+#include "commands/trigger.h"
+#include "loader/loader.h"
+#include "loader/sys.h"
+#include "model/output.h"
+#include "views/lines.h"
+#include "views/live_top.h"
+
+#define CT_POLL_MS		100	/* records wait at most this long */
+#define CT_COMM_CAPACITY	65536
+
+struct ct_session {
+	const struct ct_record_opts *opts;
+	struct ct_names names;
+	struct ct_output *out;		/* lines, the capture or the overview */
+	unsigned long long received[CT_EV_MAX];
+	/* records user space wrote: the groups when tracing began */
+	unsigned long long announced[CT_EV_MAX];
+	unsigned long long corrupt;
+	struct ct_trigger_ctl triggers;
+	unsigned long long trigger_records;
+	/*
+	 * ct_stats, mapped at first use until the session ends:
+	 * mapping and unmapping it at every 100 ms pass was two thirds of
+	 * what an idle record -o cost the machine (6.7 M emulated
+	 * instructions per 10 s on the stock kernel, 2.7 M mapped once)
+	 */
+	const struct ct_counts *stats;
+	size_t stats_bytes;
+	int stats_ncpus;
+};
+
+static volatile sig_atomic_t ct_stop_requested;
+static volatile sig_atomic_t ct_snapshot_requested;
+
+
+static void ct_on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		ct_snapshot_requested = 1;
+	else
+		ct_stop_requested = 1;
+}
+
+static void ct_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ct_on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a signal must interrupt the ring's epoll wait */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a flight recorder's snapshot; otherwise said and ignored */
+	sigaction(SIGUSR1, &sa, NULL);
+	/* a closed pipe shows up as EPIPE, and we end quietly */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static double ct_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int ct_on_record(void *ctx, void *data, size_t len)
+{
+	struct ct_session *s = ctx;
+	const union ct_record *rec = data;
+
+	/* read in the ring, where it is: every reader bounds its strings */
+	if (__builtin_expect(ct_check_record(data, len) == CT_DECODE_OK, 1)) {
+		s->received[rec->hdr.type]++;
+		return ct_output_feed(s->out, rec);
+	}
+	if (len >= sizeof(struct ct_trigger) &&
+	    ((const struct ct_hdr *)data)->type == CT_REC_TRIGGER) {
+		/* a message to the recorder, not a record of the trace */
+		s->trigger_records++;
+		ct_trigger_seen(&s->triggers, data, &s->names);
+		return 0;
+	}
+	s->corrupt++;
+	return 0;
+}
+
+/* Names of every task alive now, so early records are not nameless. */
+static void ct_scan_proc_comms(struct ct_comm_cache *comms)
+{
+	char path[64], comm[CT_COMM_LEN + 2];
+	struct dirent *pe, *te;
+	DIR *proc, *tasks;
+	FILE *f;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((pe = readdir(proc))) {
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/task", pe->d_name);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;
+		while ((te = readdir(tasks))) {
+			if (te->d_name[0] < '1' || te->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%.16s/task/%.16s/comm",
+				 pe->d_name, te->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(comm, sizeof(comm), f)) {
+				comm[strcspn(comm, "\n")] = '\0';
+				ct_comm_cache_set(comms,
+						  (uint32_t)strtoul(te->d_name, NULL, 10),
+						  comm);
+			}
+			fclose(f);
+		}
+		closedir(tasks);
+	}
+	closedir(proc);
+}
+
+struct ct_cg_start {
+	struct ct_session *s;
+	char mnt[PATH_MAX];
+	uint64_t ts;
+	int err;
+};
+
+/* one announcement, stamped before any record BPF wrote */
+static int ct_cg_feed(struct ct_cg_start *c, union ct_record *rec, int type)
+{
+	ct_set_ts(rec, c->ts);
+	rec->hdr.type = (uint8_t)type;
+	rec->hdr.flags = 0;
+	rec->hdr.cpu = 0;
+	c->s->announced[type]++;
+	return ct_output_feed(c->s->out, rec) ? -EIO : 0;
+}
+
+static int ct_cg_group(uint64_t id, uint32_t level, const char *path, void *arg)
+{
+	union ct_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.cgroup_name.cgroup_id = id;
+	rec.cgroup_name.level = level;
+	snprintf(rec.cgroup_name.path, sizeof(rec.cgroup_name.path), "%s", path);
+	return ct_cg_feed(arg, &rec, CT_EV_CGROUP_NAME);
+}
+
+/* The group of thread @tid of process @pid, announced */
+static void ct_cg_task(struct ct_cg_start *c, const char *pid, const char *tid)
+{
+	char file[96], text[CT_CGROUP_PATH_LEN + 64], path[CT_CGROUP_PATH_LEN];
+	char dir[PATH_MAX + CT_CGROUP_PATH_LEN];
+	union ct_record rec;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(file, sizeof(file), "/proc/%.16s/task/%.16s/cgroup", pid, tid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;		/* gone meanwhile */
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	if (ct_cgroup_of_task(text, path, sizeof(path)))
+		return;
+	snprintf(dir, sizeof(dir), "%s%s", c->mnt, path);
+	if (stat(dir, &st))
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.task_cgroup.pid = (uint32_t)strtoul(tid, NULL, 10);
+	rec.task_cgroup.cgroup_id = (uint64_t)st.st_ino;
+	if (!c->err)
+		c->err = ct_cg_feed(c, &rec, CT_EV_TASK_CGROUP);
+}
+
+/*
+ * The groups and the tasks' groups when tracing starts, as announcements
+ * stamped @ts (before BPF's first record): BPF announces what changes
+ * from then on, and a task it has not seen switched out yet (one that
+ * spins) still has its group.
+ */
+static int ct_announce_cgroups(struct ct_session *s, uint64_t ts)
+{
+	struct ct_cg_start c = { .s = s, .ts = ts };
+	struct dirent *pe, *te;
+	char path[64];
+	DIR *proc, *tasks;
+	int n;
+
+	if (ct_cgroup_find_mount(c.mnt, sizeof(c.mnt)))
+		return 0;	/* no cgroup2 mount: nothing to name */
+	n = ct_cgroup_groups(c.mnt, 64, ct_cg_group, &c);
+	if (n < 0)
+		return n == -EIO ? n : 0;
+	proc = opendir("/proc");
+	while (proc && (pe = readdir(proc)) && !c.err) {
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/task", pe->d_name);
+		tasks = opendir(path);
+		while (tasks && (te = readdir(tasks)))
+			if (te->d_name[0] >= '1' && te->d_name[0] <= '9')
+				ct_cg_task(&c, pe->d_name, te->d_name);
+		if (tasks)
+			closedir(tasks);
+	}
+	if (proc)
+		closedir(proc);
+	return c.err;
+}
+
+/* The session's counters, mapped at first use until ct_unmap_stats() */
+static const struct ct_counts *ct_session_stats(struct coretrace_bpf *skel,
+						struct ct_session *s)
+{
+	if (!s->stats)
+		s->stats = ct_loader_counts(skel, &s->stats_ncpus, &s->stats_bytes);
+	return s->stats;
+}
+
+static void ct_unmap_stats(struct ct_session *s)
+{
+	if (s->stats)
+		munmap((void *)s->stats, s->stats_bytes);
+	s->stats = NULL;
+}
+
+/* Sum the per-CPU counters of every event type. */
+static int ct_read_counts(struct coretrace_bpf *skel, struct ct_session *s,
+			  struct ct_counts totals[CT_EV_MAX])
+{
+	const struct ct_counts *rows = ct_session_stats(skel, s), *c;
+	int cpu, type;
+
+	if (!rows)
+		return -errno;
+	memset(totals, 0, CT_EV_MAX * sizeof(*totals));
+	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
+		for (type = 0; type < CT_EV_MAX; type++) {
+			c = &rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type];
+			totals[type].filtered += c->filtered;
+			totals[type].attempted += c->attempted;
+			totals[type].lost += c->lost;
+		}
+	}
+	return 0;
+}
+
+/* events_discarded of each stream: records lost so far on that CPU */
+static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	const struct ct_counts *rows;
+	unsigned long long lost;
+	int cpu, type;
+
+	if (!ct_output_counts_losses(s->out))
+		return;
+	rows = ct_session_stats(skel, s);
+	if (!rows)
+		return;
+	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
+		lost = 0;
+		for (type = 0; type < CT_EV_MAX; type++)
+			lost += rows[(size_t)cpu * CT_STATS_STRIDE + (size_t)type].lost;
+		ct_output_losses(s->out, (unsigned int)cpu, lost);
+	}
+}
+
+static uint64_t ct_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* After each drain pass: 0 go on, 1 the output ends the session, -errno */
+static int ct_tick(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	ct_update_discarded(skel, s);
+	return ct_output_tick(s->out, ct_mono_ns());
+}
+
+/* -v: one line a second with the running totals */
+static void ct_print_progress(struct coretrace_bpf *skel,
+			      struct ct_session *s, double elapsed)
+{
+	struct ct_counts totals[CT_EV_MAX];
+	unsigned long long received = 0, lost = 0, filtered = 0;
+	int i;
+
+	if (ct_read_counts(skel, s, totals))
+		return;
+	for (i = 0; i < CT_EV_MAX; i++) {
+		received += s->received[i];
+		lost += totals[i].lost;
+		filtered += totals[i].filtered;
+	}
+	fprintf(stderr, "coretrace: %7.1fs: %llu received, %llu lost, %llu filtered\n",
+		elapsed, received, lost, filtered);
+}
+
+/* -v: one event's counts; @missed -1 where the kernel does not count */
+static void ct_print_event_counts(const struct ct_event_desc *ev,
+				  const struct ct_counts *counts,
+				  unsigned long long received, long long missed)
+{
+	fprintf(stderr, "coretrace:   %-24s attempted %llu, lost %llu, received %llu, filtered %llu, missed ",
+		ev->name, (unsigned long long)counts->attempted,
+		(unsigned long long)counts->lost, received,
+		(unsigned long long)counts->filtered);
+	if (missed < 0)
+		fprintf(stderr, "-\n");
+	else
+		fprintf(stderr, "%lld\n", missed);
+}
+
+static void ct_print_summary(struct coretrace_bpf *skel,
+			     struct ct_session *s)
+{
+	struct ct_counts totals[CT_EV_MAX];
+	unsigned long long received = 0, lost = 0, expected = 0;
+	unsigned long long misses[CT_EV_MAX], missed;
+	bool counted;
+	int i;
+
+	missed = ct_loader_misses(skel, misses);
+	if (ct_read_counts(skel, s, totals)) {
+		fprintf(stderr, "coretrace: could not read the loss counters\n");
+		return;
+	}
+	counted = ct_loader_counts_misses();
+	for (i = 0; i < CT_EV_MAX; i++) {
+		received += s->received[i];
+		lost += totals[i].lost;
+		expected += totals[i].attempted - totals[i].lost;
+		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered ||
+					 misses[i]))
+			ct_print_event_counts(&ct_events[i], &totals[i],
+					      s->received[i],
+					      counted ? (long long)misses[i] : -1);
+	}
+	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
+		received, lost);
+	if (s->announced[CT_EV_CGROUP_NAME])
+		fprintf(stderr, "coretrace: %llu groups and %llu tasks' groups announced from /sys/fs/cgroup and /proc when tracing began\n",
+			s->announced[CT_EV_CGROUP_NAME],
+			s->announced[CT_EV_TASK_CGROUP]);
+	if (missed)
+		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
+			missed);
+	else if (!counted && s->opts->verbose)
+		fprintf(stderr, "coretrace: missed: this kernel does not count the tracepoint hits it skips while another BPF program runs on the same CPU (Linux counts them from %d.%d)\n",
+			CT_MISSES_MAJOR, CT_MISSES_MINOR);
+	if (s->corrupt)
+		fprintf(stderr, "coretrace: %llu records could not be decoded\n",
+			s->corrupt);
+	if (expected != received)
+		fprintf(stderr, "coretrace: warning: BPF wrote %llu records but %llu arrived\n",
+			expected, received);
+}
+
+/* What the triggers did, BPF's counts beside user space's */
+static void ct_print_triggers(struct coretrace_bpf *skel,
+			      const struct ct_session *s)
+{
+	struct ct_trigger_state st = { 0, 0, 0, 0 };
+	const struct ct_trigger_ctl *t = &s->triggers;
+
+	ct_loader_trigger_state(skel, &st);
+	fprintf(stderr, "coretrace: triggers: %llu fired in BPF (%llu more held back by the cooldown or the maximum, %llu lost to a full ring), %llu received; %u snapshot%s taken, %u inside a snapshot's window, %u refused\n",
+		(unsigned long long)st.fired, (unsigned long long)st.held_back,
+		(unsigned long long)st.lost, s->trigger_records, t->taken,
+		t->taken == 1 ? "" : "s", t->merged, t->refused);
+}
+
+static void ct_take_snapshot(struct ct_session *s, const char *reason)
+{
+	static bool said;
+	int err = ct_output_snapshot(s->out, reason, 0);
+
+	if (err == -EOPNOTSUPP && !said)
+		fprintf(stderr, "coretrace: %s asks for a snapshot, which only a flight recorder (--flight-recorder) takes; ignored\n",
+			reason);
+	else if (err == -ENODATA)
+		fprintf(stderr, "coretrace: %s: no snapshot, the flight recorder holds nothing yet\n",
+			reason);
+	said |= err == -EOPNOTSUPP;
+}
+
+static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
+		    struct ct_session *s)
+{
+	const struct ct_record_opts *opts = s->opts;
+	double start = ct_now(), next_report = start + 1.0, now;
+	double deadline = opts->duration > 0 ? start + opts->duration : 0;
+	int err;
+
+	while (!ct_stop_requested) {
+		/* woken early only when a ring is a quarter full */
+		err = ring_buffer__poll(rb, CT_POLL_MS);
+		if (err >= 0)
+			err = ring_buffer__consume(rb);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "coretrace: reading the ring buffer failed: %s\n",
+				strerror(-err));
+			return err;
+		}
+		err = ct_tick(skel, s);
+		if (err < 0)
+			return -EIO;
+		if (err)
+			break;
+		if (ct_snapshot_requested) {
+			ct_snapshot_requested = 0;
+			ct_take_snapshot(s, "SIGUSR1");
+		}
+		ct_trigger_poll(&s->triggers, s->out, ct_mono_ns(), false);
+		now = ct_now();
+		if (opts->verbose && now >= next_report) {
+			ct_print_progress(skel, s, now - start);
+			next_report += 1.0;
+		}
+		if (deadline && now >= deadline)
+			break;
+	}
+	return 0;
+}
+
+static void ct_announce_start(const struct coretrace_bpf *skel,
+			      const struct ct_record_opts *opts)
+{
+	const char *traced[2 * CT_EV_MAX];
+	int i, n = ct_loader_traced(skel, traced, 2 * CT_EV_MAX);
+
+	fprintf(stderr, "coretrace: tracing %d event%s", n, n == 1 ? "" : "s");
+	for (i = 0; opts->verbose && i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : ":", traced[i]);
+	if (opts->duration > 0)
+		fprintf(stderr, " for %g s", opts->duration);
+	fprintf(stderr, "; Ctrl-C to stop\n");
+}
+
+static bool ct_needs_ksyms(const struct ct_record_opts *opts)
+{
+	return opts->events & CT_FUNCTION_RECORDS;
+}
+
+static int ct_session_init(struct ct_session *s,
+			   const struct ct_record_opts *opts)
+{
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	ct_trigger_init(&s->triggers, &opts->trigger);
+	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
+		return -ENOMEM;
+	ct_comm_cache_prefault(&s->names.comms);
+	ct_cgroup_names_prefault(&s->names.cgroups);
+	if (ct_needs_ksyms(opts)) {
+		f = fopen("/proc/kallsyms", "r");
+		if (f) {
+			if (ct_names_load_ksyms(&s->names, f))
+				fprintf(stderr, "coretrace: warning: out of memory reading /proc/kallsyms\n");
+			fclose(f);
+		}
+		if (!s->names.ksyms.count)
+			fprintf(stderr, "coretrace: warning: no kernel symbols in /proc/kallsyms; functions print as addresses\n");
+	}
+	return 0;
+}
+
+static void ct_session_free(struct ct_session *s)
+{
+	ct_names_free(&s->names);
+}
+
+/* -o: a capture, with what the CTF env says of this machine */
+static int ct_open_capture(struct ct_session *s)
+{
+	struct ct_ctf_env env = { "unknown", "unknown", 0 };
+	struct timespec real, mono;
+	struct utsname uts;
+	int err;
+
+	if (!uname(&uts)) {
+		env.kernel_release = uts.release;
+		env.hostname = uts.nodename;
+	}
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	env.clock_offset_ns = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000ll +
+			      (real.tv_nsec - mono.tv_nsec);
+	if (s->opts->flight_bytes || s->opts->chunk_bytes ||
+	    s->opts->chunk_time > 0) {
+		struct ct_parts_opts parts = {
+			.dir = s->opts->output_dir,
+			.flight_bytes = s->opts->flight_bytes,
+			.chunk_bytes = s->opts->chunk_bytes,
+			.chunk_ns = (uint64_t)(s->opts->chunk_time * 1e9),
+			.max_chunks = s->opts->max_chunks,
+			.verbose = s->opts->verbose,
+		};
+
+		s->out = ct_parts_output(&parts, libbpf_num_possible_cpus(),
+					 &env, &s->names, ct_mono_ns(), &err);
+	} else {
+		s->out = ct_capture_output(s->opts->output_dir,
+					   libbpf_num_possible_cpus(), &env,
+					   &s->names, ct_mono_ns(), &err);
+	}
+	if (!s->out)
+		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
+			s->opts->output_dir, strerror(-err));
+	return s->out ? 0 : err;
+}
+
+/* The session's one output: the overview, a capture, or lines */
+static int ct_open_output(struct ct_session *s)
+{
+	if (s->opts->top_interval > 0) {
+		struct ct_live_view view = {
+			.interval_s = s->opts->top_interval,
+			.rows = s->opts->top_rows,
+			.by_cgroup = s->opts->top_by_cgroup,
+		};
+
+		s->out = ct_top_output(stdout, STDIN_FILENO, &view,
+				       libbpf_num_possible_cpus(), &s->names,
+				       ct_mono_ns());
+		if (!s->out)
+			fprintf(stderr, "coretrace: out of memory for the overview\n");
+		return s->out ? 0 : -ENOMEM;
+	}
+	if (s->opts->output_dir)
+		return ct_open_capture(s);
+	s->out = ct_lines_output(stdout, s->opts->format, &s->names,
+				 "coretrace");
+	if (!s->out)
+		fprintf(stderr, "coretrace: out of memory\n");
+	return s->out ? 0 : -ENOMEM;
+}
+
+static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	struct ring_buffer *rb;
+	uint64_t start_ns;
+	bool quiet;
+	int err;
+
+	rb = ct_loader_rings(skel, s->opts, ct_on_record, s);
+	if (!rb) {
+		fprintf(stderr, "coretrace: could not map the ring buffer: %s\n",
+			strerror(errno));
+		return -EIO;
+	}
+	err = s->opts->top_interval > 0 ? 0 : ct_open_output(s);
+	start_ns = ct_mono_ns();
+	if (!err)
+		err = ct_loader_attach(skel);
+	if (!err && s->opts->ncgroups)
+		err = ct_loader_seed_cgroups(skel, s->opts);
+	if (err) {
+		if (s->out)
+			ct_output_close(s->out, &quiet);
+		ring_buffer__free(rb);
+		return err;
+	}
+	/*
+	 * Names of the tasks alive once the gate is open: a task forked
+	 * while the programs were loading has no fork record, and its first
+	 * records may not name it (a rename's old name). Tasks forked from
+	 * now on have fork records; records are read only after this.
+	 */
+	ct_scan_proc_comms(&s->names.comms);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	/* the overview starts its first interval now */
+	if (s->opts->top_interval > 0)
+		err = ct_open_output(s);
+	if (!err && ct_loader_names_groups(skel))
+		err = ct_announce_cgroups(s, start_ns);
+	/* "tracing": set up, the first record is read next */
+	if (!err)
+		ct_announce_start(skel, s->opts);
+	if (!err)
+		err = ct_drain(rb, skel, s);
+
+	/* stop every program at once, then take what is still in the ring */
+	ct_loader_detach(skel);
+	ring_buffer__consume(rb);
+	quiet = false;
+	if (s->out) {
+		ct_update_discarded(skel, s);
+		/* a trigger whose window after is cut by the end */
+		ct_trigger_poll(&s->triggers, s->out, 0, true);
+		if (ct_output_close(s->out, &quiet) && !err)
+			err = -EIO;
+		s->out = NULL;
+	}
+	if (!quiet)
+		ct_print_summary(skel, s);
+	if (!quiet && ct_triggers_on(&s->opts->trigger))
+		ct_print_triggers(skel, s);
+	ct_unmap_stats(s);
+	ring_buffer__free(rb);
+	return err;
+}
+
+int ct_record(const struct ct_record_opts *opts)
+{
+	struct ct_session *session;
+	struct coretrace_bpf *skel = NULL;
+	int err;
+
+	if (!ct_can_trace()) {
+		fprintf(stderr, "coretrace: tracing needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");
+		return CT_EXIT_FAILURE;
+	}
+	session = malloc(sizeof(*session));
+	if (!session || ct_session_init(session, opts)) {
+		fprintf(stderr, "coretrace: out of memory\n");
+		free(session);
+		return CT_EXIT_FAILURE;
+	}
+	ct_install_signals();
+	err = ct_loader_open(opts, &skel);
+	if (!err) {
+		err = ct_run(skel, session);
+		ct_loader_close(skel);
+	}
+	ct_session_free(session);
+	free(session);
+	return err ? CT_EXIT_FAILURE : CT_EXIT_OK;
+}

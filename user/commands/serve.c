@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * coretrace serve: its own programs (serve_*) add up in maps
+ * and a scrape reads the maps and writes the exposition (metrics.c) over
+ * HTTP (http.c). Nothing crosses to user space per event.
+ *
+ * Groups: the map holds a group by its id. A scrape names each by its
+ * path (the hierarchy is walked again when an id is new); a group that
+ * no longer exists has its sums moved out of the map into a table of
+ * retired sums by path, so that the map's room goes to live groups and
+ * the counters of a path never go down (a group made again under the
+ * same path adds to them). Groups past --max-cgroups add up in BPF in
+ * "(folded)", and so do retired paths past it here.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "model/cgroup.h"
+#include "commands/cli.h"
+#include "coretrace.skel.h"
+#include "model/events.h"
+#include "views/http.h"
+#include "views/metrics.h"
+#include "loader/loader.h"
+#include "commands/serve.h"
+#include "base/version.h"
+
+#define CT_UNKNOWN_LABEL	"(unknown)"
+#define CT_FOLDED_LABEL		"(folded)"
+
+struct ct_retired {
+	char label[CT_CGROUP_PATH_LEN];
+	struct ct_agg_cgroup sums;
+};
+
+struct ct_irq_label {
+	uint32_t irq;
+	char name[64];
+};
+
+struct ct_serve {
+	const struct ct_serve_opts *opts;
+	struct coretrace_bpf *skel;
+	int ncpus;
+	uint64_t events_mask;
+	char cgroup_mnt[4096];
+	struct ct_cgroup_names names;	/* ids to paths, as last walked */
+	struct ct_cgroup_names last_names;	/* the walk before */
+	uint32_t names_cap;
+	struct ct_retired *retired;	/* max_cgroups, then "(folded)" */
+	size_t nretired;
+	struct ct_agg_cgroup retired_folded;
+	struct ct_irq_label *irq_labels;
+	size_t nirq_labels;
+	/* a scrape's */
+	struct ct_metrics_group *groups;
+	__u64 *ids;			/* the groups BPF gave entries */
+	struct ct_metrics_irq *irqs;
+	struct ct_agg_cpu *cpus;
+	unsigned long long scrapes;
+};
+
+static volatile sig_atomic_t ct_serve_stop;
+
+static void ct_serve_on_signal(int sig)
+{
+	(void)sig;
+	ct_serve_stop = 1;
+}
+
+static void ct_agg_add(struct ct_agg_cgroup *to, const struct ct_agg_cgroup *from)
+{
+	unsigned int b;
+
+	to->oncpu_ns += from->oncpu_ns;
+	to->switches += from->switches;
+	to->wakeups += from->wakeups;
+	to->migrations += from->migrations;
+	to->delay_sum_ns += from->delay_sum_ns;
+	for (b = 0; b < CT_DELAY_BUCKETS; b++)
+		to->delay[b] += from->delay[b];
+}
+
+struct ct_walk {
+	struct ct_cgroup_names *names;
+	size_t count;
+};
+
+static int ct_learn_group(uint64_t id, uint32_t level, const char *path, void *arg)
+{
+	struct ct_walk *w = arg;
+
+	w->count++;
+	ct_cgroup_set_group(w->names, id, level, path[0] ? path : "/");
+	return 0;
+}
+
+/*
+ * Walk the hierarchy again: the groups there now, by id, in a table at
+ * most half full (so that none is pushed out); the last walk's table is
+ * kept, for the paths of the groups gone since.
+ */
+static int ct_serve_walk(struct ct_serve *sv)
+{
+	struct ct_cgroup_names fresh;
+	struct ct_walk w;
+
+	for (;;) {
+		if (ct_cgroup_names_init(&fresh, 1, sv->names_cap))
+			return -ENOMEM;
+		w = (struct ct_walk){ &fresh, 0 };
+		if (sv->cgroup_mnt[0])
+			ct_cgroup_groups(sv->cgroup_mnt, 64, ct_learn_group, &w);
+		if (w.count * 2 <= sv->names_cap || sv->names_cap >= (1u << 20))
+			break;
+		ct_cgroup_names_free(&fresh);
+		sv->names_cap *= 2;
+	}
+	ct_cgroup_names_free(&sv->last_names);
+	sv->last_names = sv->names;
+	sv->names = fresh;
+	return 0;
+}
+
+/* A gone group's sums, kept under its last path */
+static void ct_retire(struct ct_serve *sv, const char *label,
+		      const struct ct_agg_cgroup *sums)
+{
+	size_t i;
+
+	for (i = 0; label && i < sv->nretired; i++) {
+		if (!strcmp(sv->retired[i].label, label)) {
+			ct_agg_add(&sv->retired[i].sums, sums);
+			return;
+		}
+	}
+	if (!label || sv->nretired >= sv->opts->max_cgroups) {
+		ct_agg_add(&sv->retired_folded, sums);
+		return;
+	}
+	snprintf(sv->retired[sv->nretired].label, CT_CGROUP_PATH_LEN, "%s", label);
+	sv->retired[sv->nretired++].sums = *sums;
+}
+
+static int ct_cmp_group(const void *a, const void *b)
+{
+	return strcmp(((const struct ct_metrics_group *)a)->label,
+		      ((const struct ct_metrics_group *)b)->label);
+}
+
+/* Groups sorted by label, one entry per label */
+static size_t ct_merge_groups(struct ct_metrics_group *g, size_t n)
+{
+	size_t i, out = 0;
+
+	qsort(g, n, sizeof(*g), ct_cmp_group);
+	for (i = 0; i < n; i++) {
+		if (out && !strcmp(g[out - 1].label, g[i].label))
+			ct_agg_add(&g[out - 1].sums, &g[i].sums);
+		else
+			g[out++] = g[i];
+	}
+	return out;
+}
+
+/* Entry @index of ct_agg_groups: cleared, and free for another group */
+static void ct_free_entry(struct ct_serve *sv, __u32 index)
+{
+	static const struct ct_agg_cgroup zero;
+
+	bpf_map_update_elem(bpf_map__fd(sv->skel->maps.ct_agg_groups), &index,
+			    &zero, BPF_ANY);
+	bpf_map_update_elem(bpf_map__fd(sv->skel->maps.ct_agg_free), NULL,
+			    &index, BPF_ANY);
+}
+
+/*
+ * The groups' sums: the unknown and folded entries, each group BPF gave
+ * an entry, then the retired ones. A group gone from the hierarchy gives
+ * its entry back (its sums retire first; what BPF adds between the read
+ * and the clearing is lost, a task of a removed group being rare).
+ */
+static size_t ct_collect_groups(struct ct_serve *sv)
+{
+	int ids = bpf_map__fd(sv->skel->maps.ct_agg_group_ids);
+	int groups = bpf_map__fd(sv->skel->maps.ct_agg_groups);
+	__u64 key, *prev = NULL;
+	struct ct_agg_cgroup sums;
+	__u32 index, fixed;
+	size_t n = 0, i, nids = 0;
+	const char *path;
+	bool walked;
+
+	for (fixed = CT_AGG_IDX_UNKNOWN; fixed < CT_AGG_IDX_FIRST; fixed++) {
+		if (bpf_map_lookup_elem(groups, &fixed, &sums))
+			continue;
+		sv->groups[n].label = fixed == CT_AGG_IDX_UNKNOWN ?
+				      CT_UNKNOWN_LABEL : CT_FOLDED_LABEL;
+		sv->groups[n++].sums = sums;
+	}
+	/*
+	 * The ids first: deleting the key an iteration stands on would
+	 * start it again from the first (and count groups twice)
+	 */
+	while (nids < sv->opts->max_cgroups &&
+	       !bpf_map_get_next_key(ids, prev, &sv->ids[nids])) {
+		prev = &sv->ids[nids];
+		nids++;
+	}
+	/* a failed walk keeps the last one's names: nothing retires */
+	walked = !ct_serve_walk(sv);
+	for (i = 0; i < nids; i++) {
+		key = sv->ids[i];
+		if (bpf_map_lookup_elem(ids, &key, &index) ||
+		    bpf_map_lookup_elem(groups, &index, &sums) || sums.id != key)
+			continue;	/* being given or given back meanwhile */
+		path = ct_cgroup_path(&sv->names, key);
+		if (path || !walked) {
+			sv->groups[n].label = path ? path : CT_UNKNOWN_LABEL;
+			sv->groups[n++].sums = sums;
+			continue;
+		}
+		/* gone: its sums retire, its entry is free again */
+		if (bpf_map_delete_elem(ids, &key))
+			continue;
+		bpf_map_lookup_elem(groups, &index, &sums);
+		ct_retire(sv, ct_cgroup_path(&sv->last_names, key), &sums);
+		ct_free_entry(sv, index);
+	}
+	for (i = 0; i < sv->nretired; i++) {
+		sv->groups[n].label = sv->retired[i].label;
+		sv->groups[n++].sums = sv->retired[i].sums;
+	}
+	sv->groups[n].label = CT_FOLDED_LABEL;
+	sv->groups[n++].sums = sv->retired_folded;
+	return ct_merge_groups(sv->groups, n);
+}
+
+/* An interrupt's handler names, from /sys/kernel/irq/N/actions */
+static const char *ct_irq_name(struct ct_serve *sv, uint32_t irq)
+{
+	struct ct_irq_label *l;
+	char path[64];
+	size_t i, n;
+	FILE *f;
+
+	for (i = 0; i < sv->nirq_labels; i++)
+		if (sv->irq_labels[i].irq == irq)
+			return sv->irq_labels[i].name;
+	if (sv->nirq_labels >= CT_AGG_IRQS)
+		return "";
+	l = &sv->irq_labels[sv->nirq_labels++];
+	l->irq = irq;
+	l->name[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/kernel/irq/%u/actions", irq);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(l->name, sizeof(l->name), f)) {
+			n = strcspn(l->name, "\n");
+			l->name[n] = '\0';
+		}
+		fclose(f);
+	}
+	return l->name;
+}
+
+static size_t ct_collect_irqs(struct ct_serve *sv)
+{
+	int fd = bpf_map__fd(sv->skel->maps.ct_agg_irqs);
+	__u32 key, next, *prev = NULL;
+	struct ct_agg_irq sum;
+	size_t n = 0;
+
+	while (n < CT_AGG_IRQS && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &sum))
+			continue;
+		sv->irqs[n++] = (struct ct_metrics_irq){
+			key, ct_irq_name(sv, key), sum.ns, sum.count,
+		};
+	}
+	return n;
+}
+
+static void ct_collect_counts(struct ct_serve *sv, struct ct_metrics *m)
+{
+	int fd = bpf_map__fd(sv->skel->maps.ct_stats);
+	struct ct_counts counts;
+	__u32 cpu, type, slot;
+
+	for (cpu = 0; cpu < (__u32)sv->ncpus; cpu++) {
+		for (type = 0; type < CT_EV_MAX; type++) {
+			if (!(sv->events_mask & (1ull << type)))
+				continue;
+			slot = cpu * CT_STATS_STRIDE + type;
+			if (bpf_map_lookup_elem(fd, &slot, &counts))
+				continue;
+			m->events[type] += counts.attempted;
+			m->lost[type] += counts.lost;
+		}
+	}
+}
+
+static uint64_t ct_count_folded(struct ct_serve *sv)
+{
+	int fd = bpf_map__fd(sv->skel->maps.ct_agg_folded);
+	__u64 key, next, *prev = NULL;
+	uint64_t n = 0;
+
+	while (n < CT_AGG_FOLDED_KEPT && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		n++;
+	}
+	return n;
+}
+
+/* One scrape: the maps read into @m */
+static void ct_collect(struct ct_serve *sv, struct ct_metrics *m)
+{
+	int fd = bpf_map__fd(sv->skel->maps.ct_agg_cpus);
+	__u32 cpu;
+
+	memset(m, 0, sizeof(*m));
+	m->version = CT_VERSION;
+	m->groups = sv->groups;
+	m->ngroups = ct_collect_groups(sv);
+	for (cpu = 0; cpu < (__u32)sv->ncpus; cpu++)
+		if (bpf_map_lookup_elem(fd, &cpu, &sv->cpus[cpu]))
+			memset(&sv->cpus[cpu], 0, sizeof(sv->cpus[cpu]));
+	m->cpus = sv->cpus;
+	m->ncpus = (unsigned int)sv->ncpus;
+	m->irqs = sv->irqs;
+	m->nirqs = ct_collect_irqs(sv);
+	m->events_mask = sv->events_mask;
+	ct_collect_counts(sv, m);
+	m->groups_folded = ct_count_folded(sv);
+	m->groups_max = sv->opts->max_cgroups;
+}
+
+static int ct_serve_request(const struct ct_http_request *req,
+			    struct ct_obuf *body, const char **type, void *arg)
+{
+	struct ct_serve *sv = arg;
+	enum ct_om_format fmt;
+	struct ct_metrics m;
+
+	if (sv->opts->verbose)
+		fprintf(stderr, "coretrace: %s %s (Accept: %s)\n",
+			req->head ? "HEAD" : "GET", req->path,
+			req->accept[0] ? req->accept : "-");
+	if (!strcmp(req->path, "/") && strcmp(sv->opts->path, "/")) {
+		ct_obuf_printf(body, "coretrace %s: the metrics are at %s\n",
+			       CT_VERSION, sv->opts->path);
+		return 200;
+	}
+	if (strcmp(req->path, sv->opts->path))
+		return 404;
+	fmt = ct_om_negotiate(req->accept);
+	ct_collect(sv, &m);
+	ct_metrics_render(&m, fmt, body);
+	*type = ct_om_content_type(fmt);
+	sv->scrapes++;
+	return 200;
+}
+
+static int ct_serve_alloc(struct ct_serve *sv)
+{
+	size_t groups = (size_t)sv->opts->max_cgroups * 2 + 4;
+
+	sv->ncpus = libbpf_num_possible_cpus();
+	if (sv->ncpus <= 0)
+		return -EINVAL;
+	sv->groups = calloc(groups, sizeof(*sv->groups));
+	sv->retired = calloc(sv->opts->max_cgroups, sizeof(*sv->retired));
+	sv->ids = calloc(sv->opts->max_cgroups, sizeof(*sv->ids));
+	sv->irqs = calloc(CT_AGG_IRQS, sizeof(*sv->irqs));
+	sv->irq_labels = calloc(CT_AGG_IRQS, sizeof(*sv->irq_labels));
+	sv->cpus = calloc((size_t)sv->ncpus, sizeof(*sv->cpus));
+	if (!sv->groups || !sv->retired || !sv->ids || !sv->irqs || !sv->irq_labels ||
+	    !sv->cpus || ct_cgroup_names_init(&sv->names, 1, 16) ||
+	    ct_cgroup_names_init(&sv->last_names, 1, 16))
+		return -ENOMEM;
+	sv->names_cap = 4096;
+	if (ct_cgroup_find_mount(sv->cgroup_mnt, sizeof(sv->cgroup_mnt)))
+		sv->cgroup_mnt[0] = '\0';
+	return 0;
+}
+
+static void ct_serve_free(struct ct_serve *sv)
+{
+	ct_cgroup_names_free(&sv->names);
+	ct_cgroup_names_free(&sv->last_names);
+	free(sv->groups);
+	free(sv->retired);
+	free(sv->ids);
+	free(sv->irqs);
+	free(sv->irq_labels);
+	free(sv->cpus);
+}
+
+/* The unknown and folded entries marked; every other one free */
+static int ct_serve_seed(struct ct_serve *sv)
+{
+	int groups = bpf_map__fd(sv->skel->maps.ct_agg_groups);
+	int free_fd = bpf_map__fd(sv->skel->maps.ct_agg_free);
+	struct ct_agg_cgroup entry = { .id = CT_AGG_CG_FOLDED };
+	__u32 index = CT_AGG_IDX_FOLDED;
+
+	if (bpf_map_update_elem(groups, &index, &entry, BPF_ANY))
+		return -errno;
+	for (index = CT_AGG_IDX_FIRST;
+	     index < sv->opts->max_cgroups + CT_AGG_IDX_FIRST; index++)
+		if (bpf_map_update_elem(free_fd, NULL, &index, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+static void ct_serve_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ct_serve_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static double ct_serve_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int ct_serve_loop(struct ct_serve *sv, struct ct_http_server *http)
+{
+	double end = sv->opts->duration > 0 ? ct_serve_now() + sv->opts->duration : 0;
+	int err = 0, wait_ms;
+
+	while (!ct_serve_stop && !err) {
+		wait_ms = 1000;
+		if (end) {
+			double left = end - ct_serve_now();
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < wait_ms)
+				wait_ms = (int)(left * 1000) + 1;
+		}
+		err = ct_http_step(http, wait_ms);
+		if (err == -EINTR)
+			err = 0;
+	}
+	if (err)
+		fprintf(stderr, "coretrace: waiting for connections failed: %s\n",
+			strerror(-err));
+	return err;
+}
+
+static void ct_serve_summary(struct ct_serve *sv, const struct ct_http_server *http)
+{
+	struct ct_metrics m;
+	unsigned long long seen = 0, lost = 0;
+	unsigned int i;
+
+	memset(&m, 0, sizeof(m));
+	ct_collect_counts(sv, &m);
+	for (i = 0; i < CT_EV_MAX; i++) {
+		seen += m.events[i];
+		lost += m.lost[i];
+	}
+	fprintf(stderr, "coretrace: %llu events added up, %llu not; %llu scrapes, %llu requests refused, %llu timed out\n",
+		seen, lost, sv->scrapes, http->rejected, http->timeouts);
+}
+
+int ct_serve(const struct ct_serve_opts *opts)
+{
+	struct ct_record_opts rec;
+	struct ct_http_server http;
+	struct sockaddr_storage addr;
+	struct ct_serve sv;
+	socklen_t len;
+	int err;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.opts = opts;
+	if (ct_http_parse_listen(opts->listen, &addr, &len, stderr, "serve"))
+		return CT_EXIT_USAGE;
+	if (ct_serve_alloc(&sv)) {
+		fprintf(stderr, "coretrace: out of memory\n");
+		ct_serve_free(&sv);
+		return CT_EXIT_FAILURE;
+	}
+	/* the port first: a taken one is said before anything is loaded */
+	err = ct_http_open(&http, &addr, len, ct_serve_request, &sv);
+	if (err) {
+		fprintf(stderr, "coretrace: cannot listen on %s: %s\n", opts->listen,
+			strerror(-err));
+		ct_serve_free(&sv);
+		return CT_EXIT_FAILURE;
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.layout = opts->layout;
+	rec.verbose = opts->verbose > 1 ? opts->verbose - 1 : 0;
+	rec.events = CT_SERVE_EVENTS;
+	rec.buffer_size = CT_MIN_BUFFER_SIZE;
+	rec.no_cgroup_names = true;
+	rec.aggregate = true;
+	rec.agg_cgroups = opts->max_cgroups;
+	sv.events_mask = CT_SERVE_EVENTS;
+	ct_serve_install_signals();
+	err = ct_loader_open(&rec, &sv.skel);
+	if (!err) {
+		err = ct_serve_seed(&sv);
+		if (err)
+			fprintf(stderr, "coretrace: could not set up the group table: %s\n",
+				strerror(-err));
+	}
+	if (!err)
+		err = ct_loader_attach(sv.skel);
+	if (!err) {
+		fprintf(stderr, "coretrace: serving metrics on %s (port %d), path %s\n",
+			opts->listen, ct_http_port(&http), opts->path);
+		err = ct_serve_loop(&sv, &http);
+		ct_loader_detach(sv.skel);
+		ct_serve_summary(&sv, &http);
+	}
+	if (sv.skel)
+		ct_loader_close(sv.skel);
+	ct_http_close(&http);
+	ct_serve_free(&sv);
+	return err ? CT_EXIT_FAILURE : CT_EXIT_OK;
+}

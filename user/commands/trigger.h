@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Triggers, user space's side: BPF decides when a condition holds and
+ * sends one ct_trigger record (ct_abi.h); here it is named, held until
+ * its window after has been recorded, and turned into a flight
+ * recorder's snapshot of the window around it.
+ */
+#ifndef CORETRACE_TRIGGER_H
+#define CORETRACE_TRIGGER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "commands/cli.h"
+#include "model/output.h"
+
+struct ct_trigger_ctl {
+	const struct ct_trigger_opts *opts;
+	bool pending;			/* a snapshot waits for its window */
+	uint64_t fired_ns;		/* when it fired (the record's ts) */
+	uint64_t due_ns;		/* when its window after has passed */
+	char reason[192];		/* what fired, for the snapshot */
+	unsigned int taken;		/* snapshots written for triggers */
+	unsigned int merged;		/* fired inside a pending window */
+	unsigned int refused;		/* past the cooldown or the maximum */
+};
+
+void ct_trigger_init(struct ct_trigger_ctl *ctl,
+		     const struct ct_trigger_opts *opts);
+
+/*
+ * One sentence for @t, e.g. "sched delay: tid 42 (app) waited 105.301 ms
+ * to run on CPU 1", names from @names; a byte of a name that is not
+ * printable ASCII, a quote or a backslash shows as '?', so that the same
+ * sentence is fit for a terminal and for a capture's env. Returns @buf.
+ */
+const char *ct_trigger_describe(const struct ct_trigger *t,
+				const struct ct_names *names, char *buf,
+				size_t len);
+
+/*
+ * A trigger record arrived: it becomes the pending snapshot unless one is
+ * pending already (its window holds this one too) or the cooldown or the
+ * maximum says no (BPF says so first; this holds when CPUs race).
+ */
+void ct_trigger_seen(struct ct_trigger_ctl *ctl, const struct ct_trigger *t,
+		     const struct ct_names *names);
+
+/*
+ * The pending snapshot, once @now_ns is past its window (any time when
+ * @force, at the end): written through @out. 0, or what the snapshot
+ * returned.
+ */
+int ct_trigger_poll(struct ct_trigger_ctl *ctl, struct ct_output *out,
+		    uint64_t now_ns, bool force);
+
+#endif /* CORETRACE_TRIGGER_H */

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `coretrace report DIR`: a capture read in time order through the same
+ * decoder as the live path, into one of the views: the records
+ * themselves, the overview (--top), perf sched latency's table
+ * (--latency) or perf sched timehist's lines (--timehist).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "capture/ctf_read.h"
+#include "model/output.h"
+#include "views/lines.h"
+#include "views/report.h"
+#include "views/top.h"
+
+struct ct_report_ctx {
+	const struct ct_report_opts *opts;
+	struct ct_names names;		/* tasks, irqs, the capture's functions */
+	struct ct_output *out;		/* the records, or the analysis */
+	struct ct_analysis an;
+	char line[1024];
+};
+
+static double ct_ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* --timehist: one line when a task leaves a CPU, as perf sched timehist */
+static void ct_timehist_line(void *data, const struct ct_an_task *t,
+			     unsigned int cpu, uint64_t ts)
+{
+	struct ct_report_ctx *c = data;
+	char name[CT_COMM_LEN + 16];
+	const char *comm = ct_comm_name(&c->names.comms, t->tid, cpu, name, sizeof(name));
+	struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		ct_buf_printf(&b, "{\"time\":%llu,\"cpu\":%u,\"task\":",
+			      (unsigned long long)ts, cpu);
+		ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		ct_buf_printf(&b, ",\"tid\":%u,\"wait_ms\":%.6f,\"sch_delay_ms\":%.6f,\"run_ms\":%.6f}",
+			      t->tid, ct_ms(t->run_wait_ns), ct_ms(t->run_delay_ns),
+			      ct_ms(ts - t->in_at));
+	} else {
+		snprintf(name, sizeof(name), "%s[%u]", comm, t->tid);
+		ct_buf_printf(&b, "%15.6f [%04u]  %-24s %10.3f %10.3f %10.3f",
+			      (double)ts / 1e9, cpu, name, ct_ms(t->run_wait_ns),
+			      ct_ms(t->run_delay_ns), ct_ms(ts - t->in_at));
+	}
+	if (b.pos < sizeof(c->line))
+		ct_put_text_line(stdout, c->line, b.pos);
+}
+
+static int ct_latency_cmp(const void *pa, const void *pb)
+{
+	const struct ct_an_task *a = *(const struct ct_an_task *const *)pa;
+	const struct ct_an_task *b = *(const struct ct_an_task *const *)pb;
+
+	if (a->delay_max_ns != b->delay_max_ns)
+		return a->delay_max_ns < b->delay_max_ns ? 1 : -1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* a group's path as JSON, null when no group was announced */
+static void ct_json_group(struct ct_report_ctx *c, struct ct_buf *b,
+			  uint64_t id)
+{
+	char buf[64];
+	const char *name;
+
+	if (!id) {
+		ct_buf_printf(b, "null");
+		return;
+	}
+	name = ct_group_name(&c->names.pctx, id, buf, sizeof(buf));
+	ct_buf_json_str(b, name, strlen(name));
+}
+
+static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
+			   bool first)
+{
+	char name[CT_COMM_LEN + 16], escaped[4 * sizeof(name)];
+	const char *comm = ct_comm_name(&c->names.comms, t->tid, 0, name, sizeof(name));
+	double avg = t->delays ? ct_ms(t->delay_sum_ns) / (double)t->delays : 0;
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+		ct_buf_printf(&b, "%s{\"task\":", first ? "" : ",");
+		ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		ct_buf_printf(&b, ",\"tid\":%u,\"runtime_ms\":%.6f,\"switches\":%llu,"
+			      "\"delays\":%llu,\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,"
+			      "\"max_delay_at\":%llu,\"cgroup\":", t->tid,
+			      ct_ms(t->total_runtime_ns),
+			      (unsigned long long)t->total_switches,
+			      (unsigned long long)t->delays, avg,
+			      ct_ms(t->delay_max_ns),
+			      (unsigned long long)t->delay_max_at);
+		ct_json_group(c, &b, t->grp ? t->group : 0);
+		ct_buf_printf(&b, "}");
+		if (b.pos < sizeof(c->line))
+			fputs(c->line, stdout);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s:%u", comm, t->tid);
+	ct_text_escape(escaped, sizeof(escaped), name, sizeof(name));
+	printf("  %-24s %12.3f %9llu %13.3f %13.3f %15.6f\n", escaped,
+	       ct_ms(t->total_runtime_ns), (unsigned long long)t->total_switches,
+	       avg, ct_ms(t->delay_max_ns), (double)t->delay_max_at / 1e9);
+}
+
+/* --latency: per task, sorted by maximum scheduling delay */
+static void ct_latency_print(struct ct_report_ctx *c)
+{
+	const struct ct_analysis *a = &c->an;
+	const struct ct_an_task **list;
+	uint64_t runtime = 0, switches = 0;
+	size_t n = 0, i;
+
+	list = calloc((size_t)a->task_mask + 1, sizeof(*list));
+	if (!list)
+		return;
+	for (i = 0; i <= a->task_mask; i++)
+		if (a->tasks[i].used && a->tasks[i].total_switches)
+			list[n++] = &a->tasks[i];
+	qsort(list, n, sizeof(*list), ct_latency_cmp);
+	if (c->opts->out == CT_REPORT_JSON)
+		fputs("{\"tasks\":[", stdout);
+	else
+		printf("  %-24s %12s %9s %13s %13s %15s\n", "Task", "Runtime ms",
+		       "Switches", "Avg delay ms", "Max delay ms", "Max delay at");
+	for (i = 0; i < n; i++) {
+		ct_latency_row(c, list[i], i == 0);
+		runtime += list[i]->total_runtime_ns;
+		switches += list[i]->total_switches;
+	}
+	if (c->opts->out == CT_REPORT_JSON)
+		printf("],\"runtime_ms\":%.6f,\"switches\":%llu}\n", ct_ms(runtime),
+		       (unsigned long long)switches);
+	else
+		printf("  %-24s %12.3f %9llu\n", "TOTAL:", ct_ms(runtime),
+		       (unsigned long long)switches);
+	free(list);
+}
+
+static void ct_group_latency_row(struct ct_report_ctx *c,
+				 const struct ct_an_group *g, bool first)
+{
+	char who[CT_COMM_LEN + 16], name[CT_COMM_LEN], buf[64];
+	char escaped[4 * CT_CGROUP_PATH_LEN], escaped_who[4 * sizeof(who)];
+	const char *path = ct_group_name(&c->names.pctx, g->id, buf, sizeof(buf));
+	const char *comm = ct_comm_name(&c->names.comms, g->delay_max_tid, 0,
+					name, sizeof(name));
+	double avg = g->delays ? ct_ms(g->delay_sum_ns) / (double)g->delays : 0;
+	struct ct_buf b = { c->line, sizeof(c->line), 0 };
+
+	if (c->opts->out == CT_REPORT_JSON) {
+		ct_buf_printf(&b, "%s{\"cgroup\":", first ? "" : ",");
+		ct_json_group(c, &b, g->id);
+		ct_buf_printf(&b, ",\"cgroup_id\":%llu,\"tasks\":%u,\"runtime_ms\":%.6f,"
+			      "\"switches\":%llu,\"wakeups\":%llu,\"delays\":%llu,"
+			      "\"avg_delay_ms\":%.6f,\"max_delay_ms\":%.6f,"
+			      "\"max_delay_at\":%llu,\"max_delay_tid\":%u,\"max_delay_task\":",
+			      (unsigned long long)g->id, g->tasks,
+			      ct_ms(g->total_runtime_ns),
+			      (unsigned long long)g->total_switches,
+			      (unsigned long long)g->total_wakeups,
+			      (unsigned long long)g->delays, avg,
+			      ct_ms(g->delay_max_ns),
+			      (unsigned long long)g->delay_max_at,
+			      g->delay_max_tid);
+		if (g->delays)
+			ct_buf_json_str(&b, comm, CT_COMM_LEN);
+		else
+			ct_buf_printf(&b, "null");
+		ct_buf_printf(&b, "}");
+		if (b.pos < sizeof(c->line))
+			fputs(c->line, stdout);
+		return;
+	}
+	ct_text_escape(escaped, sizeof(escaped), path, strlen(path));
+	if (g->delays)
+		snprintf(who, sizeof(who), "%s:%u", comm, g->delay_max_tid);
+	else
+		snprintf(who, sizeof(who), "-");
+	ct_text_escape(escaped_who, sizeof(escaped_who), who, strlen(who));
+	printf("  %12.3f %9llu %9llu %13.3f %13.3f %15.6f  %-24s %5u  %s\n",
+	       ct_ms(g->total_runtime_ns), (unsigned long long)g->total_switches,
+	       (unsigned long long)g->total_wakeups, avg, ct_ms(g->delay_max_ns),
+	       (double)g->delay_max_at / 1e9, escaped_who, g->tasks, escaped);
+}
+
+/* --latency --by cgroup: per group, sorted by maximum scheduling delay */
+static void ct_group_latency_print(struct ct_report_ctx *c)
+{
+	struct ct_an_group *rows = calloc(CT_GROUP_ROWS, sizeof(*rows));
+	uint64_t runtime = 0, switches = 0;
+	size_t n, i;
+
+	if (!rows)
+		return;
+	n = ct_group_rows(&c->an, false, rows, CT_GROUP_ROWS);
+	if (c->opts->out == CT_REPORT_JSON)
+		fputs("{\"by\":\"cgroup\",\"groups\":[", stdout);
+	else
+		printf("  %12s %9s %9s %13s %13s %15s  %-24s %5s  %s\n",
+		       "Runtime ms", "Switches", "Wakeups", "Avg delay ms",
+		       "Max delay ms", "Max delay at", "Max delay task", "Tasks",
+		       "Cgroup");
+	for (i = 0; i < n; i++) {
+		ct_group_latency_row(c, &rows[i], i == 0);
+		runtime += rows[i].total_runtime_ns;
+		switches += rows[i].total_switches;
+	}
+	if (c->opts->out == CT_REPORT_JSON)
+		printf("],\"runtime_ms\":%.6f,\"switches\":%llu,\"groups_dropped\":%llu}\n",
+		       ct_ms(runtime), (unsigned long long)switches,
+		       (unsigned long long)c->an.groups_dropped);
+	else
+		printf("  %12.3f %9llu  TOTAL\n", ct_ms(runtime),
+		       (unsigned long long)switches);
+	free(rows);
+}
+
+static void ct_report_begin(struct ct_report_ctx *c)
+{
+	if (c->opts->view != CT_VIEW_TIMEHIST || c->opts->out == CT_REPORT_JSON)
+		return;
+	printf("%15s %6s  %-24s %10s %10s %10s\n", "time", "cpu", "task name[tid]",
+	       "wait time", "sch delay", "run time");
+	printf("%15s %6s  %-24s %10s %10s %10s\n", "", "", "", "(msec)", "(msec)",
+	       "(msec)");
+}
+
+/* What the capture lost, CPU by CPU, for --top's outputs. */
+static void ct_report_losses(struct ct_analysis *an,
+			     const struct ct_ctf_reader *reader)
+{
+	int cpu;
+
+	an->lost = reader->lost_total;
+	for (cpu = 0; cpu < an->ncpus && cpu < CT_MAX_CPUS; cpu++) {
+		an->cpus[cpu].lost = reader->lost[cpu];
+		if (reader->lost[cpu])
+			an->cpus[cpu].seen = true;
+	}
+}
+
+static void ct_report_end(struct ct_report_ctx *c,
+			  const struct ct_ctf_reader *reader)
+{
+	static const enum ct_out outs[] = {
+		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
+		[CT_REPORT_CSV] = CT_OUT_CSV, [CT_REPORT_HTML] = CT_OUT_HTML,
+	};
+
+	if (c->opts->view == CT_VIEW_TOP) {
+		/*
+		 * The window ends at the last switch: once the programs
+		 * detach (one by one), who runs is no longer known.
+		 */
+		if (c->an.last_switch)
+			c->an.last_ts = c->an.last_switch;
+		ct_analysis_settle(&c->an, c->an.last_ts);
+		ct_report_losses(&c->an, reader);
+		ct_top_print(stdout, outs[c->opts->out], &c->an, &c->names.pctx,
+			     c->opts->rows, c->opts->dir, c->opts->by_cgroup);
+	} else if (c->opts->view == CT_VIEW_LATENCY && c->opts->by_cgroup) {
+		ct_group_latency_print(c);
+	} else if (c->opts->view == CT_VIEW_LATENCY) {
+		ct_latency_print(c);
+	}
+}
+
+static void ct_report_ksym(void *data, uint64_t addr, const char *name)
+{
+	struct ct_report_ctx *c = data;
+
+	ct_symtab_set(&c->names.syms, addr, name);
+}
+
+static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
+{
+	c->opts = opts;
+	if (ct_names_init(&c->names, 65536))
+		return -1;
+	if (opts->view == CT_VIEW_RECORDS) {
+		c->out = ct_lines_output(stdout, opts->out == CT_REPORT_JSON ?
+					 CT_FORMAT_JSON : CT_FORMAT_TEXT,
+					 &c->names, "coretrace report");
+		return c->out ? 0 : -1;
+	}
+	if (ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
+		return -1;
+	/* the other views: an analysis, printed at the end */
+	c->out = ct_analysis_output(&c->an, &c->names);
+	if (!c->out)
+		return -1;
+	if (opts->view == CT_VIEW_TIMEHIST) {
+		c->an.run_end = ct_timehist_line;
+		c->an.run_end_ctx = c;
+	}
+	return 0;
+}
+
+static void ct_report_summary(const struct ct_ctf_reader *reader, int err,
+			      const char *dir)
+{
+	if (err)
+		ct_ctf_reader_print_error(reader, "coretrace report");
+	else if (reader->cut)
+		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
+			reader->records, dir);
+	else
+		fprintf(stderr, "coretrace report: %llu records read from %s\n",
+			reader->records, dir);
+	ct_ctf_reader_print_part(reader, "coretrace report");
+	ct_ctf_reader_print_losses(reader, "coretrace report");
+}
+
+int ct_report(const struct ct_report_opts *opts)
+{
+	struct ct_ctf_reader reader;
+	struct ct_report_ctx *c = calloc(1, sizeof(*c));
+	bool write_failed = false, quiet;
+	int err = -1;
+
+	if (c && !ct_report_init(c, opts)) {
+		err = ct_ctf_reader_open(&reader, opts->dir);
+		reader.on_ksym = ct_report_ksym;
+		reader.ksym_ctx = c;
+		if (!err) {
+			ct_report_begin(c);
+			err = ct_ctf_reader_run(&reader, ct_output_reader_cb, c->out);
+			/* a damaged capture still reports what was read */
+			if (!err || reader.records)
+				ct_report_end(c, &reader);
+		}
+		/* the records' output says a failed write itself */
+		write_failed = ct_output_close(c->out, &quiet) ||
+			ct_close_output(NULL, "coretrace report",
+					"the report to standard output");
+		c->out = NULL;
+		if (!write_failed)
+			ct_report_summary(&reader, err, opts->dir);
+		ct_ctf_reader_close(&reader);
+	} else {
+		fprintf(stderr, "coretrace: out of memory\n");
+	}
+	if (c) {
+		ct_analysis_free(&c->an);
+		ct_names_free(&c->names);
+	}
+	free(c);
+	if (write_failed)
+		return CT_EXIT_FAILURE;
+	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
+}
