@@ -51,16 +51,15 @@ BPF_OBJS	:= $(BUILD)/bpf/coretrace.bpf.o
 SKELS		:= $(BUILD)/coretrace.skel.h
 
 # user/ in layers, a folder each (tests/host/layers-check.py): base, model,
-# loader, capture, views, commands. The code that needs no libbpf is also
-# linked into the unit tests: every layer but the loader's BPF side and
-# the commands that load BPF
+# loader, capture, views, commands. CORE_SRCS need no libbpf: the capture
+# tools and the fuzzer link them; the unit tests link everything but
+# main(), against the shared libbpf
 USER_SRCS	:= $(wildcard user/*/*.c)
 USER_HDRS	:= $(wildcard user/*/*.h)
 CORE_SRCS	:= $(wildcard user/base/*.c user/model/*.c user/capture/*.c user/views/*.c) \
-		   user/loader/layout.c user/commands/cli.c user/commands/trigger.c
+		   user/loader/layout.c
 LOADER_SRCS	:= $(filter-out $(CORE_SRCS),$(USER_SRCS))
-# loader code the unit tests build too, with the shared libbpf
-UNIT_LOADER_SRCS := user/loader/btfgen.c
+UNIT_USER_SRCS	:= $(filter-out user/commands/main.c,$(USER_SRCS))
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(CORE_SRCS))
 LOADER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(LOADER_SRCS))
 
@@ -111,12 +110,12 @@ $(BUILD)/user/%.o: user/%.c
 # the unit tests build user/ code again, under ASan and UBSan
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(CORE_SRCS) $(UNIT_LOADER_SRCS) $(USER_HDRS) bpf/ct_abi.h \
-	     $(BPF_OBJS)
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(UNIT_USER_SRCS) $(USER_HDRS) bpf/ct_abi.h \
+	     $(BPF_OBJS) $(SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
 		-DCT_TEST_BPF_OBJ='"$(BUILD)/bpf/coretrace.bpf.o"' \
-		-o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LOADER_SRCS) -lbpf
+		-o $@ $(UNIT_SRCS) $(UNIT_USER_SRCS) -lbpf
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
 # the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS
@@ -203,6 +202,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	tests/host/verifier-matrix-check.sh
 	tests/host/layers-check.py --self-test
 	tests/host/layers-check.py user
+	tests/host/help-check.sh ./coretrace
 	tests/host/mutate.py $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/bench-check.py $(BUILD)/host/bench-check
 

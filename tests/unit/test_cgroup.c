@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/cgroup.h"
-#include "commands/cli.h"
+#include "commands/record.h"
+#include "commands/top.h"
 #include "ct_test.h"
 
 /* shaped as on a Debian 12 host with systemd, and under a container */
@@ -182,9 +183,9 @@ static int parse_g(char *errbuf, size_t len, const char *cmd, int n, ...)
 	err = fmemopen(errbuf, len - 1, "w");
 	outf = open_memstream(&out, &outlen);
 	if (!strcmp(cmd, "top"))
-		rc = ct_parse_top_args(i + 1, argv, &opts, outf, err);
+		rc = ct_parse_command(&ct_top_command, i + 1, argv, &opts, outf, err);
 	else
-		rc = ct_parse_record_args(i + 1, argv, &opts, outf, err);
+		rc = ct_parse_command(&ct_record_command, i + 1, argv, &opts, outf, err);
 	fclose(err);
 	fclose(outf);
 	free(out);

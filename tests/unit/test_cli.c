@@ -7,7 +7,13 @@
 #include "views/convert.h"
 #include "ct_test.h"
 #include "views/timechart.h"
-#include "commands/cli.h"
+#include "commands/check.h"
+#include "commands/common.h"
+#include "commands/list.h"
+#include "commands/record.h"
+#include "commands/serve.h"
+#include "commands/top.h"
+#include "views/report.h"
 
 static void test_seconds(void)
 {
@@ -93,7 +99,7 @@ static int parse(struct ct_record_opts *opts, char *errbuf, size_t errlen,
 	memset(errbuf, 0, errlen);
 	err = fmemopen(errbuf, errlen - 1, "w");
 	out = open_memstream(&outbuf, &outlen);
-	rc = ct_parse_record_args(argc, argv, opts, out, err);
+	rc = ct_parse_command(&ct_record_command, argc, argv, opts, out, err);
 	fclose(err);
 	fclose(out);
 	free(outbuf);
@@ -106,21 +112,21 @@ static void test_record_args(void)
 	char err[512];
 
 	CT_CHECK_INT(parse(&o, err, sizeof(err), NULL), CT_PARSE_OK);
-	CT_CHECK(o.duration == 0);
+	CT_CHECK(o.session.duration == 0);
 	CT_CHECK_INT(o.buffer_size, CT_DEFAULT_BUFFER_SIZE);
 	CT_CHECK_INT(o.format, CT_FORMAT_TEXT);
-	CT_CHECK_INT(o.verbose, 0);
+	CT_CHECK_INT(o.session.verbose, 0);
 
 	CT_CHECK_INT(parse(&o, err, sizeof(err), "-d", "2", "-b", "256K",
 			   "--format", "json", "-vv", NULL), CT_PARSE_OK);
-	CT_CHECK(o.duration == 2.0);
+	CT_CHECK(o.session.duration == 2.0);
 	CT_CHECK_INT(o.buffer_size, 256u << 10);
 	CT_CHECK_INT(o.format, CT_FORMAT_JSON);
-	CT_CHECK_INT(o.verbose, 2);
+	CT_CHECK_INT(o.session.verbose, 2);
 
 	CT_CHECK_INT(parse(&o, err, sizeof(err), "--duration=0.5",
 			   "--buffer-size=5000", NULL), CT_PARSE_OK);
-	CT_CHECK(o.duration == 0.5);
+	CT_CHECK(o.session.duration == 0.5);
 	CT_CHECK_INT(o.buffer_size, 8192);
 
 	CT_CHECK_INT(parse(&o, err, sizeof(err), "--help", NULL), CT_PARSE_EXIT);
@@ -143,7 +149,7 @@ static void test_record_args(void)
 	CT_CHECK_STR(err, "coretrace record: unexpected argument 'extra'\n");
 	/* the parser can be run again after an error */
 	CT_CHECK_INT(parse(&o, err, sizeof(err), "-d", "1", NULL), CT_PARSE_OK);
-	CT_CHECK(o.duration == 1.0);
+	CT_CHECK(o.session.duration == 1.0);
 }
 
 /* --flight-recorder, the chunk options and the triggers */
@@ -350,31 +356,32 @@ static void test_record_filters(void)
 static void test_other_commands(void)
 {
 	struct ct_list_opts lo;
+	char none;
 	char *argv[4], err[256];
 	FILE *out = fopen("/dev/null", "w"), *errf;
 
 	argv[0] = (char *)"list";
 	argv[1] = (char *)"-v";
 	argv[2] = NULL;
-	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, stderr), CT_PARSE_OK);
+	CT_CHECK_INT(ct_parse_command(&ct_list_command, 2, argv, &lo, out, stderr), CT_PARSE_OK);
 	CT_CHECK_INT(lo.verbose, 1);
 	argv[1] = (char *)"--help";
-	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, stderr), CT_PARSE_EXIT);
+	CT_CHECK_INT(ct_parse_command(&ct_list_command, 2, argv, &lo, out, stderr), CT_PARSE_EXIT);
 	argv[1] = (char *)"--nope";
 	memset(err, 0, sizeof(err));
 	errf = fmemopen(err, sizeof(err) - 1, "w");
-	CT_CHECK_INT(ct_parse_list_args(2, argv, &lo, out, errf), CT_PARSE_ERROR);
+	CT_CHECK_INT(ct_parse_command(&ct_list_command, 2, argv, &lo, out, errf), CT_PARSE_ERROR);
 	fclose(errf);
 	CT_CHECK_STR(err, "coretrace list: unknown option '--nope' (see coretrace list --help)\n");
 
 	argv[0] = (char *)"version";
-	CT_CHECK_INT(ct_parse_version_args(1, argv, out, stderr), CT_PARSE_OK);
+	CT_CHECK_INT(ct_parse_command(&ct_version_command, 1, argv, &none, out, stderr), CT_PARSE_OK);
 	argv[1] = (char *)"-h";
-	CT_CHECK_INT(ct_parse_version_args(2, argv, out, stderr), CT_PARSE_EXIT);
+	CT_CHECK_INT(ct_parse_command(&ct_version_command, 2, argv, &none, out, stderr), CT_PARSE_EXIT);
 	argv[1] = (char *)"extra";
 	memset(err, 0, sizeof(err));
 	errf = fmemopen(err, sizeof(err) - 1, "w");
-	CT_CHECK_INT(ct_parse_version_args(2, argv, out, errf), CT_PARSE_ERROR);
+	CT_CHECK_INT(ct_parse_command(&ct_version_command, 2, argv, &none, out, errf), CT_PARSE_ERROR);
 	fclose(errf);
 	CT_CHECK_STR(err, "coretrace version: unexpected argument 'extra'\n");
 	fclose(out);
@@ -394,7 +401,7 @@ static int parse_report(const char *args, struct ct_report_opts *ro,
 	argv[argc] = NULL;
 	memset(err, 0, len);
 	errf = fmemopen(err, len - 1, "w");
-	rc = ct_parse_report_args(argc, argv, ro, out, errf);
+	rc = ct_parse_command(&ct_report_command, argc, argv, ro, out, errf);
 	fclose(errf);
 	fclose(out);
 	return rc;
@@ -481,7 +488,7 @@ static int split_args(const char *cmd, const char *args, char **argv)
 	return argc;
 }
 
-#define PARSE_WITH(parse, cmd, args, opts, err, len)			\
+#define PARSE_WITH(command, cmd, args, opts, err, len)			\
 	({								\
 		char *argv_[16];					\
 		FILE *out_ = fopen("/dev/null", "w"), *errf_;		\
@@ -489,7 +496,8 @@ static int split_args(const char *cmd, const char *args, char **argv)
 									\
 		memset(err, 0, len);					\
 		errf_ = fmemopen(err, len - 1, "w");			\
-		rc_ = parse(argc_, argv_, opts, out_, errf_);		\
+		rc_ = ct_parse_command(&command, argc_, argv_, opts, out_,	\
+				       errf_);				\
 		fclose(errf_);						\
 		fclose(out_);						\
 		rc_;							\
@@ -502,58 +510,58 @@ static void test_view_args(void)
 	struct ct_convert_opts co;
 	char err[256];
 
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-i 0.5 -n 10 -C 0 -d 3", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "-i 0.5 -n 10 -C 0 -d 3", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.top_interval == 0.5);
 	CT_CHECK_INT(ro.top_rows, 10);
 	CT_CHECK(ro.cpus_set && ro.cpus[0] && !ro.cpus[1]);
-	CT_CHECK(ro.duration == 3.0);
+	CT_CHECK(ro.session.duration == 3.0);
 	CT_CHECK_INT(ro.events, ct_all_events());
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.top_interval == 2.0);		/* powertop's default is 20 s; ours 2 */
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-i 0.01", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "-i 0.01", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace top: invalid interval '0.01' (want seconds, at least 0.1)\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-o dir", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "-o dir", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace top: unknown option '-o' (see coretrace top --help)\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "-C 9999", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "-C 9999", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK(strncmp(err, "coretrace top: invalid CPU list '9999'", 38) == 0);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "extra", &ro, err, sizeof(err)), CT_PARSE_ERROR);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "extra", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "--by cgroup", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.top_by_cgroup);
 	CT_CHECK(!ro.no_cgroup_names);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--no-cgroup-names", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "--no-cgroup-names", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.no_cgroup_names);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_record_args, "record", "--no-cgroup-names -o d", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_record_command, "record", "--no-cgroup-names -o d", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(ro.no_cgroup_names);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by cgroup --by task", &ro, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "--by cgroup --by task", &ro, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(!ro.top_by_cgroup);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by pod", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "--by pod", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace top: --by wants task or cgroup, not 'pod'\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_top_args, "top", "--by", &ro, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_top_command, "top", "--by", &ro, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace top: option needs a value '--by' (see coretrace top --help)\n");
 
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n 5 -w 800", &to, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap -o x.svg -n 5 -w 800", &to, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(to.dir, "cap");
 	CT_CHECK_STR(to.output, "x.svg");
 	CT_CHECK_INT(to.tasks, 5);
 	CT_CHECK_INT(to.width, 800);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap", &to, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -w 50", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap -o x.svg -w 50", &to, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace timechart: invalid width '50' (want 100 to 100000 pixels)\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg -n lots", &to, err, sizeof(err)), CT_PARSE_ERROR);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cgroup", &to, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap -o x.svg -n lots", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap -o x.svg --by cgroup", &to, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK(to.by_cgroup);
-	CT_CHECK_INT(PARSE_WITH(ct_parse_timechart_args, "timechart", "cap -o x.svg --by cpu", &to, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_timechart_command, "timechart", "cap -o x.svg --by cpu", &to, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace timechart: --by wants task or cgroup, not 'cpu'\n");
 
-	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
+	CT_CHECK_INT(PARSE_WITH(ct_convert_command, "convert", "cap --perfetto t.json", &co, err, sizeof(err)), CT_PARSE_OK);
 	CT_CHECK_STR(co.dir, "cap");
 	CT_CHECK_STR(co.perfetto, "t.json");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --perfetto", &co, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_convert_command, "convert", "cap --perfetto", &co, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace convert: option needs a value '--perfetto' (see coretrace convert --help)\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap", &co, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_convert_command, "convert", "cap", &co, err, sizeof(err)), CT_PARSE_ERROR);
 	CT_CHECK_STR(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
-	CT_CHECK_INT(PARSE_WITH(ct_parse_convert_args, "convert", "cap --json t.json", &co, err, sizeof(err)), CT_PARSE_ERROR);
+	CT_CHECK_INT(PARSE_WITH(ct_convert_command, "convert", "cap --json t.json", &co, err, sizeof(err)), CT_PARSE_ERROR);
 }
 
 /*

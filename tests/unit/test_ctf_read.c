@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "ct_test.h"
-#include "commands/cli.h"
+#include "model/args.h"
 #include "capture/ctf_read.h"
 
 struct collected {

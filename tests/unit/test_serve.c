@@ -14,7 +14,14 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "commands/cli.h"
+#include "commands/list.h"
+#include "commands/record.h"
+#include "commands/serve.h"
+#include "commands/top.h"
+#include "commands/check.h"
+#include "views/report.h"
+#include "views/timechart.h"
+#include "views/convert.h"
 #include "ct_test.h"
 #include "views/http.h"
 #include "views/metrics.h"

@@ -202,9 +202,10 @@ void ct_commands_help(const struct ct_command *const *cmds, size_t n,
 				nl ? (int)(nl - line) : (int)strlen(line), line);
 		}
 	}
-	fputs("  help       show this help\n"
+	fputs("  help       show this help, or a command's (help COMMAND)\n"
 	      "\n"
-	      "'coretrace <command> --help' shows a command's options.\n", out);
+	      "'coretrace <command> --help' or 'coretrace help <command>' shows a\n"
+	      "command's options.\n", out);
 }
 
 /*
@@ -360,7 +361,9 @@ void ct_commands_man(const struct ct_command *const *cmds, size_t n,
 		ct_roff_line(out, cmds[i]->summary);
 		fprintf(out, "See\n.BR coretrace\\-%s (1).\n", cmds[i]->name);
 	}
-	fputs(".TP\n.B help\nthe commands, as here;\n.B coretrace help \\-\\-man\n"
+	fputs(".TP\n.B help\nthe commands, as here;\n.B coretrace help\n"
+	      "\\fICOMMAND\\fR a command's options, as its \\-\\-help;\n"
+	      ".B coretrace help \\-\\-man\n"
 	      "[\\fICOMMAND\\fR] prints these manual pages.\n"
 	      ".SH EXIT STATUS\n0 on success, 1 when tracing or reading failed, 2 on a bad command line.\n"
 	      ".SH SEE ALSO\n", out);

@@ -21,6 +21,7 @@
 #include "coretrace.skel.h"
 #include "ct_serve.h"
 #include "commands/check.h"
+#include "commands/common.h"
 #include "loader/layout.h"
 #include "loader/objopen.h"
 #include "loader/sys.h"
@@ -421,3 +422,44 @@ int ct_check(const struct ct_check_opts *opts)
 		       bad, bad == 1 ? "" : "s");
 	return bad ? CT_EXIT_FAILURE : CT_EXIT_OK;
 }
+
+/* --- its options */
+
+static int ct_set_check(int id, const char *arg, void *p, FILE *err,
+			const char *cmd)
+{
+	struct ct_check_opts *opts = p;
+
+	if (id != CT_OPT_JSON)
+		return ct_layout_option(id, arg, &opts->layout, err, cmd);
+	opts->json = true;
+	return 0;
+}
+
+static const struct ct_opt ct_check_opts_table[] = {
+	{ CT_OPT_JSON, "json", NULL, "the same as one JSON document", ct_set_check },
+	CT_LAYOUT_OPTS(ct_set_check),
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_check_groups[] = {
+	{ NULL, ct_check_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_check_command = {
+	.name = "check",
+	.summary = "will coretrace work here? load every program, compare\n"
+		   "every field it reads with BTF and the tracefs format",
+	.usage = "[--json]",
+	.description =
+		"Load each BPF program on its own and report, for each: its\n"
+		"tracepoint and whether this kernel has it, whether the verifier\n"
+		"accepted it, the instructions it verified, its JIT-ed size and its\n"
+		"load time; and for every field it reads: the offset libbpf\n"
+		"relocated it to, its offset and size in the kernel's BTF, and its\n"
+		"offset and size in the tracefs format file. Any disagreement or\n"
+		"rejected program is named on stderr and makes the exit status 1.\n",
+	.groups = ct_check_groups,
+	.opts_size = sizeof(struct ct_check_opts),
+};

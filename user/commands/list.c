@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <bpf/libbpf.h>
-#include "commands/cli.h"
+#include "model/args.h"
 #include "commands/list.h"
 #include "loader/objopen.h"
 #include "loader/sys.h"
@@ -71,3 +71,54 @@ void ct_version(FILE *out)
 		ct_layout_here());
 }
 
+/* --- its options */
+
+static int ct_set_list(int id, const char *arg, void *p, FILE *err,
+		       const char *cmd)
+{
+	struct ct_list_opts *opts = p;
+
+	(void)id;
+	(void)arg;
+	(void)err;
+	(void)cmd;
+	opts->verbose++;
+	return 0;
+}
+
+static const struct ct_opt ct_list_opts_table[] = {
+	{ 'v', "verbose", NULL, "each record's size too, in the record and in\n"
+	  "the ring buffer (with the ring's 8-byte header)", ct_set_list },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_list_groups[] = {
+	{ NULL, ct_list_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_list_command = {
+	.name = "list",
+	.summary = "list the events, whether this kernel has them, their size",
+	.usage = "[-v]",
+	.description =
+		"List every event coretrace can trace, its tracepoint, and whether\n"
+		"the running kernel has it.\n",
+	.groups = ct_list_groups,
+	.opts_size = sizeof(struct ct_list_opts),
+};
+
+static const struct ct_opt_group ct_no_groups[] = {
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_version_command = {
+	.name = "version",
+	.summary = "print the version, record ABI and libbpf versions",
+	.usage = "",
+	.description =
+		"Print coretrace's version, its record ABI version (captures carry\n"
+		"it) and the version of libbpf it was built with.\n",
+	.groups = ct_no_groups,
+	.opts_size = 0,
+};

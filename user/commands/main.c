@@ -4,7 +4,8 @@
 #include <string.h>
 #include "commands/check.h"
 #include "views/convert.h"
-#include "commands/cli.h"
+#include "commands/top.h"
+#include "model/args.h"
 #include "commands/list.h"
 #include "views/report.h"
 #include "commands/record.h"
@@ -56,7 +57,7 @@ static int ct_run_version(void *opts)
 
 /* The commands, in the order coretrace --help lists them */
 static const struct ct_cmd {
-	const struct ct_command *spec;	/* its options and help (cli.c) */
+	const struct ct_command *spec;	/* its options and help (in its own file) */
 	int (*run)(void *opts);		/* what it does, once parsed */
 } ct_cmds[] = {
 	{ &ct_record_command, ct_run_record },
@@ -145,10 +146,26 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "--man"))
 		return ct_man(argc, argv);
-	if (!strcmp(name, "help") || !strcmp(name, "--help") ||
+	if (!strcmp(name, "help") && argc == 3) {
+		/* coretrace help COMMAND: that command's --help */
+		cmd = ct_find_cmd(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "coretrace: no command '%s' to help with (see coretrace --help)\n",
+				argv[2]);
+			return CT_EXIT_USAGE;
+		}
+		ct_command_help(cmd->spec, stdout);
+		return ct_close_output(NULL, "coretrace", "the help") ?
+		       CT_EXIT_FAILURE : CT_EXIT_OK;
+	}
+	if ((!strcmp(name, "help") && argc == 2) || !strcmp(name, "--help") ||
 	    !strcmp(name, "-h")) {
 		ct_usage(stdout);
 		return CT_EXIT_OK;
+	}
+	if (!strcmp(name, "help")) {
+		fprintf(stderr, "coretrace: help takes one command at most (see coretrace --help)\n");
+		return CT_EXIT_USAGE;
 	}
 	cmd = ct_find_cmd(name);
 	if (!cmd) {

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "capture/capture_output.h"
 #include "capture/recorder.h"
+#include "commands/common.h"
 #include "commands/record.h"
 #include "commands/trigger.h"
 #include "loader/loader.h"
@@ -370,7 +371,7 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 		received += s->received[i];
 		lost += totals[i].lost;
 		expected += totals[i].attempted - totals[i].lost;
-		if (s->opts->verbose && (totals[i].attempted || totals[i].filtered ||
+		if (s->opts->session.verbose && (totals[i].attempted || totals[i].filtered ||
 					 misses[i]))
 			ct_print_event_counts(&ct_events[i], &totals[i],
 					      s->received[i],
@@ -385,7 +386,7 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	if (missed)
 		fprintf(stderr, "coretrace: %llu tracepoint hits missed: the kernel skips a handler while another BPF program runs on that CPU (-v: per event)\n",
 			missed);
-	else if (!counted && s->opts->verbose)
+	else if (!counted && s->opts->session.verbose)
 		fprintf(stderr, "coretrace: missed: this kernel does not count the tracepoint hits it skips while another BPF program runs on the same CPU (Linux counts them from %d.%d)\n",
 			CT_MISSES_MAJOR, CT_MISSES_MINOR);
 	if (s->corrupt)
@@ -429,7 +430,7 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 {
 	const struct ct_record_opts *opts = s->opts;
 	double start = ct_now(), next_report = start + 1.0, now;
-	double deadline = opts->duration > 0 ? start + opts->duration : 0;
+	double deadline = opts->session.duration > 0 ? start + opts->session.duration : 0;
 	int err;
 
 	while (!ct_stop_requested) {
@@ -453,7 +454,7 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 		}
 		ct_trigger_poll(&s->triggers, s->out, ct_mono_ns(), false);
 		now = ct_now();
-		if (opts->verbose && now >= next_report) {
+		if (opts->session.verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
 			next_report += 1.0;
 		}
@@ -470,10 +471,10 @@ static void ct_announce_start(const struct coretrace_bpf *skel,
 	int i, n = ct_loader_traced(skel, traced, 2 * CT_EV_MAX);
 
 	fprintf(stderr, "coretrace: tracing %d event%s", n, n == 1 ? "" : "s");
-	for (i = 0; opts->verbose && i < n; i++)
+	for (i = 0; opts->session.verbose && i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : ":", traced[i]);
-	if (opts->duration > 0)
-		fprintf(stderr, " for %g s", opts->duration);
+	if (opts->session.duration > 0)
+		fprintf(stderr, " for %g s", opts->session.duration);
 	fprintf(stderr, "; Ctrl-C to stop\n");
 }
 
@@ -536,7 +537,7 @@ static int ct_open_capture(struct ct_session *s)
 			.chunk_bytes = s->opts->chunk_bytes,
 			.chunk_ns = (uint64_t)(s->opts->chunk_time * 1e9),
 			.max_chunks = s->opts->max_chunks,
-			.verbose = s->opts->verbose,
+			.verbose = s->opts->session.verbose,
 		};
 
 		s->out = ct_parts_output(&parts, libbpf_num_possible_cpus(),
@@ -669,3 +670,310 @@ int ct_record(const struct ct_record_opts *opts)
 	free(session);
 	return err ? CT_EXIT_FAILURE : CT_EXIT_OK;
 }
+
+/* --- record's options (the groups it shares with top: common.c) */
+
+static int ct_parse_format(const char *arg, enum ct_format *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = CT_FORMAT_TEXT;
+	else if (!strcmp(arg, "json"))
+		*fmt = CT_FORMAT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* --trigger-delay, --trigger-irq: a time from 1 us to 1 h, in ns */
+static int ct_trigger_time(const char *arg, uint64_t *ns, FILE *err,
+			   const char *what)
+{
+	double seconds;
+
+	if (!ct_parse_seconds(arg, &seconds) && seconds >= 1e-6 &&
+	    seconds <= 3600.0) {
+		*ns = (uint64_t)(seconds * 1e9 + 0.5);
+		return 0;
+	}
+	fprintf(err, "coretrace record: invalid %s '%s' (want a time from 1us to 1h, e.g. 20ms, 0.5)\n",
+		what, arg);
+	return -1;
+}
+
+/* --trigger-before/-after/-cooldown: seconds, 0 allowed */
+static int ct_trigger_seconds(const char *arg, double *seconds, FILE *err,
+			      const char *what)
+{
+	if (!strcmp(arg, "0")) {
+		*seconds = 0;
+		return 0;
+	}
+	if (!ct_parse_seconds(arg, seconds) && *seconds <= 3600.0)
+		return 0;
+	fprintf(err, "coretrace record: invalid %s '%s' (want seconds from 0 to 3600, e.g. 5, 500ms)\n",
+		what, arg);
+	return -1;
+}
+
+/* The --trigger-* options; 0, or -1 after saying why */
+static int ct_trigger_option(int c, const char *arg, struct ct_trigger_opts *t,
+			     FILE *err)
+{
+	bool prefix;
+
+	switch (c) {
+	case CT_OPT_TRIG_DELAY:
+		return ct_trigger_time(arg, &t->delay_ns, err, "trigger delay");
+	case CT_OPT_TRIG_IRQ:
+		return ct_trigger_time(arg, &t->irq_ns, err, "trigger interrupt time");
+	case CT_OPT_TRIG_PID:
+	case CT_OPT_TRIG_TID:
+		if (!ct_parse_pid(arg, c == CT_OPT_TRIG_PID ? &t->pid : &t->tid))
+			return 0;
+		fprintf(err, "coretrace record: invalid %s '%s' (want a number from 1 to %d)\n",
+			c == CT_OPT_TRIG_PID ? "trigger pid" : "trigger tid",
+			arg, CT_PID_MAX);
+		return -1;
+	case CT_OPT_TRIG_EXEC:
+		if (!ct_parse_comm(arg, t->exec, &t->exec_len, &prefix) && !prefix)
+			return 0;
+		fprintf(err, "coretrace record: invalid program name '%s' (want 1 to 15 characters, as the task is named)\n",
+			arg);
+		return -1;
+	case CT_OPT_TRIG_BEFORE:
+		return ct_trigger_seconds(arg, &t->before, err, "time before the trigger");
+	case CT_OPT_TRIG_AFTER:
+		return ct_trigger_seconds(arg, &t->after, err, "time after the trigger");
+	case CT_OPT_TRIG_COOLDOWN:
+		return ct_trigger_seconds(arg, &t->cooldown, err, "trigger cooldown");
+	default:
+		if (!ct_parse_count(arg, &t->max))
+			return 0;
+		fprintf(err, "coretrace record: invalid trigger count '%s' (want a number, 0 for no limit)\n",
+			arg);
+		return -1;
+	}
+}
+
+#define CT_PART_MIN_BYTES	(256ull << 10)	/* a flight recorder, a chunk */
+#define CT_PART_MAX_BYTES	(1ull << 40)
+
+/* --flight-recorder, --chunk-size: 256K to 1T */
+static int ct_part_size(const char *arg, uint64_t *bytes, FILE *err,
+			const char *cmd, const char *what)
+{
+	if (!ct_parse_size(arg, bytes) && *bytes >= CT_PART_MIN_BYTES &&
+	    *bytes <= CT_PART_MAX_BYTES)
+		return 0;
+	fprintf(err, "coretrace %s: invalid %s '%s' (want 256K to 1T, e.g. 64M)\n",
+		cmd, what, arg);
+	return -1;
+}
+
+/* One of record's own options; returns 0 or prints why it is wrong. */
+static int ct_record_option(int c, const char *arg, struct ct_record_opts *opts,
+			    FILE *err, const char *cmd)
+{
+	switch (c) {
+	case 'f':
+		if (!ct_parse_format(arg, &opts->format))
+			return 0;
+		fprintf(err, "coretrace %s: unknown format '%s' (want text or json)\n", cmd,
+			arg);
+		return -1;
+	case 'o':
+		if (!*arg) {
+			fprintf(err, "coretrace %s: -o needs a directory\n", cmd);
+			return -1;
+		}
+		opts->output_dir = arg;
+		return 0;
+	case CT_OPT_PER_CPU_RINGS:
+		opts->per_cpu_rings = true;
+		return 0;
+	case CT_OPT_WAKEUP:
+		if (!strcmp(arg, "batch") || !strcmp(arg, "always")) {
+			opts->wakeup_always = !strcmp(arg, "always");
+			return 0;
+		}
+		fprintf(err, "coretrace %s: unknown wakeup mode '%s' (want batch or always)\n", cmd,
+			arg);
+		return -1;
+	case CT_OPT_FLIGHT:
+		return ct_part_size(arg, &opts->flight_bytes, err, cmd,
+				    "flight recorder size");
+	case CT_OPT_CHUNK_SIZE:
+		return ct_part_size(arg, &opts->chunk_bytes, err, cmd,
+				    "chunk size");
+	case CT_OPT_CHUNK_TIME:
+		if (!ct_parse_seconds(arg, &opts->chunk_time))
+			return 0;
+		fprintf(err, "coretrace %s: invalid chunk time '%s' (want seconds, e.g. 30, 10m)\n",
+			cmd, arg);
+		return -1;
+	case CT_OPT_MAX_CHUNKS:
+		if (!ct_parse_count(arg, &opts->max_chunks) && opts->max_chunks)
+			return 0;
+		fprintf(err, "coretrace %s: invalid chunk count '%s' (want a number from 1)\n",
+			cmd, arg);
+		return -1;
+	case CT_OPT_TRIG_DELAY ... CT_OPT_TRIG_MAX:
+		return ct_trigger_option(c, arg, &opts->trigger, err);
+	default:
+		return -1;
+	}
+}
+
+/* Triggers take snapshots: they need a flight recorder */
+static int ct_check_triggers(const struct ct_record_opts *opts, FILE *err)
+{
+	const struct ct_trigger_opts *t = &opts->trigger;
+
+	if (ct_triggers_on(t) && !opts->flight_bytes) {
+		fprintf(err, "coretrace record: a trigger takes a snapshot of a flight recorder: add --flight-recorder SIZE and -o DIR\n");
+		return -1;
+	}
+	if ((t->pid || t->tid) && !t->delay_ns) {
+		fprintf(err, "coretrace record: --trigger-pid and --trigger-tid narrow --trigger-delay, which is not given\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The always-on options go with -o, and one kind at a time */
+static int ct_check_parts(const struct ct_record_opts *opts, FILE *err)
+{
+	bool chunks = opts->chunk_bytes || opts->chunk_time > 0;
+
+	if ((opts->flight_bytes || chunks || opts->max_chunks) && !opts->output_dir) {
+		fprintf(err, "coretrace record: --flight-recorder and the chunk options need -o DIR\n");
+		return -1;
+	}
+	if (opts->flight_bytes && (chunks || opts->max_chunks)) {
+		fprintf(err, "coretrace record: --flight-recorder keeps the capture in memory; it does not take the chunk options\n");
+		return -1;
+	}
+	if (opts->max_chunks && !chunks) {
+		fprintf(err, "coretrace record: --max-chunks needs --chunk-size or --chunk-time\n");
+		return -1;
+	}
+	return ct_check_triggers(opts, err);
+}
+
+
+static int ct_set_record(int id, const char *arg, void *opts, FILE *err,
+			 const char *cmd)
+{
+	return ct_record_option(id, arg, opts, err, cmd);
+}
+
+
+static const struct ct_opt ct_record_output_opts[] = {
+	{ 'o', "output", "DIR", "write a CTF 1.8 capture to DIR (read it with\n"
+	  "babeltrace2 or Trace Compass) instead of lines", ct_set_record },
+	{ 'f', "format", "FORMAT", "text (default) or json, one object per line",
+	  ct_set_record },
+	{ CT_OPT_PER_CPU_RINGS, "per-cpu-rings", NULL,
+	  "one ring per CPU (each of --buffer-size)\n"
+	  "instead of one shared ring", ct_set_record },
+	{ CT_OPT_WAKEUP, "wakeup", "MODE", "batch (default: drain every 100 ms or when a\n"
+	  "ring is a quarter full) or always (wake the\n"
+	  "reader for every record)", ct_set_record },
+	{ 0 },
+};
+
+static const struct ct_opt ct_always_on_opts[] = {
+	{ CT_OPT_FLIGHT, "flight-recorder", "SIZE",
+	  "keep only the newest SIZE of the capture in\n"
+	  "memory (e.g. 64M), overwriting the oldest; a\n"
+	  "snapshot writes it to DIR/snapshot-N on SIGUSR1\n"
+	  "and at the end", ct_set_record },
+	{ CT_OPT_CHUNK_SIZE, "chunk-size", "SIZE",
+	  "write DIR/chunk-N, each a capture of at most\n"
+	  "SIZE (e.g. 256M), then begin the next", ct_set_record },
+	{ CT_OPT_CHUNK_TIME, "chunk-time", "SECONDS",
+	  "begin the next chunk after SECONDS (e.g. 10m)", ct_set_record },
+	{ CT_OPT_MAX_CHUNKS, "max-chunks", "N",
+	  "keep the newest N chunks, removing the oldest\n"
+	  "(default: keep all)", ct_set_record },
+	{ 0 },
+};
+
+static const struct ct_opt ct_trigger_table[] = {
+	{ CT_OPT_TRIG_DELAY, "trigger-delay", "TIME",
+	  "a task waited longer than TIME (e.g. 20ms)\n"
+	  "from its wakeup or preemption to running", ct_set_record },
+	{ CT_OPT_TRIG_PID, "trigger-pid", "PID", "... only a thread of process PID",
+	  ct_set_record },
+	{ CT_OPT_TRIG_TID, "trigger-tid", "TID", "... only thread TID",
+	  ct_set_record },
+	{ CT_OPT_TRIG_IRQ, "trigger-irq", "TIME",
+	  "an interrupt or softirq ran longer than TIME", ct_set_record },
+	{ CT_OPT_TRIG_EXEC, "trigger-exec", "NAME",
+	  "a program named NAME (1-15 chars) was exec'd", ct_set_record },
+	{ CT_OPT_TRIG_BEFORE, "trigger-before", "SECONDS",
+	  "keep SECONDS before the trigger in its\n"
+	  "snapshot (default: all the recorder holds)", ct_set_record },
+	{ CT_OPT_TRIG_AFTER, "trigger-after", "SECONDS",
+	  "go on recording SECONDS after it before\n"
+	  "the snapshot is written (default 1, 0: none)", ct_set_record },
+	{ CT_OPT_TRIG_COOLDOWN, "trigger-cooldown", "SECONDS",
+	  "no trigger sooner than SECONDS after\n"
+	  "the last (default 10)", ct_set_record },
+	{ CT_OPT_TRIG_MAX, "trigger-max", "N",
+	  "at most N triggers (default 10, 0: no limit)", ct_set_record },
+	{ 0 },
+};
+
+static void ct_record_init(void *p)
+{
+	struct ct_record_opts *opts = p;
+
+	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
+	opts->format = CT_FORMAT_TEXT;
+	opts->events = ct_all_events();
+	opts->trigger.after = 1.0;
+	opts->trigger.cooldown = 10.0;
+	opts->trigger.max = 10;
+}
+
+static int ct_record_finish(void *opts, int argc, char **argv, int first,
+			    FILE *err)
+{
+	if (first < argc) {
+		fprintf(err, "coretrace record: unexpected argument '%s'\n",
+			argv[first]);
+		return -1;
+	}
+	return ct_check_parts(opts, err);
+}
+
+static const struct ct_opt_group ct_record_groups[] = {
+	{ "what to trace:", ct_trace_table, CT_TRACE_NOTE },
+	{ "output and buffering:", ct_record_output_opts, NULL },
+	{ NULL, ct_session_table, NULL },
+	{ "always on (with -o DIR, which may exist and hold earlier parts):",
+	  ct_always_on_opts, NULL },
+	{ "triggers (with --flight-recorder; decided in the kernel, each takes a\n"
+	  "snapshot; their events are traced whatever -e says):",
+	  ct_trigger_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+const struct ct_command ct_record_command = {
+	.name = "record",
+	.summary = "trace events and print them, one line each",
+	.usage = "[options]",
+	.description =
+		"Trace until Ctrl-C, SIGTERM or the end of --duration, one line per\n"
+		"event on stdout, then a summary of records received and lost on\n"
+		"stderr. Filters run in the kernel: what they reject never reaches\n"
+		"the ring buffer.\n",
+	.groups = ct_record_groups,
+	.footer =
+		"exit status: 0 when tracing ended normally, 1 when it could not start\n"
+		"(no privileges, no BTF) or failed, 2 for a bad command line.\n",
+	.opts_size = sizeof(struct ct_record_opts),
+	.init = ct_record_init,
+	.finish = ct_record_finish,
+};

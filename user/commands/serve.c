@@ -22,7 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "model/cgroup.h"
-#include "commands/cli.h"
+#include "commands/common.h"
 #include "coretrace.skel.h"
 #include "model/events.h"
 #include "views/http.h"
@@ -352,7 +352,7 @@ static int ct_serve_request(const struct ct_http_request *req,
 	enum ct_om_format fmt;
 	struct ct_metrics m;
 
-	if (sv->opts->verbose)
+	if (sv->opts->session.verbose)
 		fprintf(stderr, "coretrace: %s %s (Accept: %s)\n",
 			req->head ? "HEAD" : "GET", req->path,
 			req->accept[0] ? req->accept : "-");
@@ -445,7 +445,7 @@ static double ct_serve_now(void)
 
 static int ct_serve_loop(struct ct_serve *sv, struct ct_http_server *http)
 {
-	double end = sv->opts->duration > 0 ? ct_serve_now() + sv->opts->duration : 0;
+	double end = sv->opts->session.duration > 0 ? ct_serve_now() + sv->opts->session.duration : 0;
 	int err = 0, wait_ms;
 
 	while (!ct_serve_stop && !err) {
@@ -511,8 +511,8 @@ int ct_serve(const struct ct_serve_opts *opts)
 		return CT_EXIT_FAILURE;
 	}
 	memset(&rec, 0, sizeof(rec));
-	rec.layout = opts->layout;
-	rec.verbose = opts->verbose > 1 ? opts->verbose - 1 : 0;
+	rec.session.layout = opts->session.layout;
+	rec.session.verbose = opts->session.verbose > 1 ? opts->session.verbose - 1 : 0;
 	rec.events = CT_SERVE_EVENTS;
 	rec.buffer_size = CT_MIN_BUFFER_SIZE;
 	rec.no_cgroup_names = true;
@@ -542,3 +542,80 @@ int ct_serve(const struct ct_serve_opts *opts)
 	ct_serve_free(&sv);
 	return err ? CT_EXIT_FAILURE : CT_EXIT_OK;
 }
+
+/* --- its options */
+
+static int ct_set_serve(int id, const char *arg, void *p, FILE *err,
+			const char *cmd)
+{
+	struct ct_serve_opts *opts = p;
+
+	switch (id) {
+	case CT_OPT_LISTEN:
+		opts->listen = arg;
+		return 0;
+	case CT_OPT_METRICS_PATH:
+		opts->path = arg;
+		if (arg[0] == '/' && strlen(arg) < 200 && !strpbrk(arg, " ?#"))
+			return 0;
+		fprintf(err, "coretrace %s: --web.telemetry-path wants a path such as /metrics, not '%s'\n",
+			cmd, arg);
+		return -1;
+	case CT_OPT_MAX_CGROUPS:
+		if (!ct_parse_count(arg, &opts->max_cgroups) &&
+		    opts->max_cgroups >= 1 && opts->max_cgroups <= 65536)
+			return 0;
+		fprintf(err, "coretrace %s: --max-cgroups wants a number from 1 to 65536, not '%s'\n",
+			cmd, arg);
+		return -1;
+	default:
+		return ct_set_session(id, arg, &opts->session, err, cmd);
+	}
+}
+
+static const struct ct_opt ct_serve_opts_table[] = {
+	{ CT_OPT_LISTEN, "web.listen-address", "ADDR:PORT",
+	  "where to serve (default " CT_SERVE_LISTEN ": every address;\n"
+	  "127.0.0.1:9476 for this machine only)", ct_set_serve },
+	{ CT_OPT_METRICS_PATH, "web.telemetry-path", "PATH",
+	  "the metrics' path (default " CT_SERVE_PATH ")", ct_set_serve },
+	{ CT_OPT_MAX_CGROUPS, "max-cgroups", "N",
+	  "groups with series of their own (default 256); the\n"
+	  "others add up in cgroup=\"(folded)\"", ct_set_serve },
+	{ 'd', "duration", "SECONDS", "stop after SECONDS", ct_set_serve },
+	{ 'v', "verbose", NULL, "each request on stderr; -vv: libbpf's log too",
+	  ct_set_serve },
+	CT_LAYOUT_OPTS(ct_set_serve),
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_serve_groups[] = {
+	{ NULL, ct_serve_opts_table, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_serve_init(void *p)
+{
+	struct ct_serve_opts *opts = p;
+
+	opts->listen = CT_SERVE_LISTEN;
+	opts->path = CT_SERVE_PATH;
+	opts->max_cgroups = CT_SERVE_MAX_CGROUPS;
+}
+
+const struct ct_command ct_serve_command = {
+	.name = "serve",
+	.summary = "in-kernel summaries served to Prometheus (OpenMetrics)",
+	.usage = "[--web.listen-address ADDR:PORT] [options]",
+	.description =
+		"Run the same tracepoint programs, adding up in BPF maps instead of\n"
+		"writing records, and serve the sums over HTTP for Prometheus to\n"
+		"scrape: scheduling delay histograms (log2 microseconds), overall and\n"
+		"per cgroup; CPU time, switches, wakeups and migrations per cgroup;\n"
+		"time per CPU in each idle state; time in each interrupt and softirq;\n"
+		"coretrace's own counters. The text format is OpenMetrics when the\n"
+		"scraper asks for it (Accept), Prometheus' 0.0.4 otherwise.\n",
+	.groups = ct_serve_groups,
+	.opts_size = sizeof(struct ct_serve_opts),
+	.init = ct_serve_init,
+};

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "commands/cli.h"
+#include "loader/loader.h"
 #include "model/output.h"
 
 struct ct_trigger_ctl {

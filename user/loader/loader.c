@@ -266,7 +266,7 @@ int ct_loader_seed_cgroups(struct coretrace_bpf *skel,
 				opts->cgroups[i].arg, strerror(-n));
 			return n;
 		}
-		if (opts->verbose)
+		if (opts->session.verbose)
 			fprintf(stderr, "coretrace: %d threads in group %s (%s, id %llu)\n",
 				n, opts->cgroups[i].arg, opts->cgroups[i].path[0] ?
 				opts->cgroups[i].path : "/",
@@ -383,14 +383,14 @@ static int ct_open_and_load(const struct ct_record_opts *opts,
 	struct ct_layout layout;
 	int err;
 
-	err = ct_layout_prepare(&layout, &opts->layout, stderr);
+	err = ct_layout_prepare(&layout, &opts->session.layout, stderr);
 	if (err) {
 		ct_layout_free(&layout);
 		return err;
 	}
 	/* -v: a kernel without BTF is served from its format files */
-	if (layout.source == CT_LAYOUT_FORMATS && !opts->layout.from_formats &&
-	    opts->verbose)
+	if (layout.source == CT_LAYOUT_FORMATS && !opts->session.layout.from_formats &&
+	    opts->session.verbose)
 		fprintf(stderr, "coretrace: the kernel has no BTF: the record layouts come from the tracepoints' format files\n");
 	skel = ct_layout_open(&layout);
 	if (!skel) {
@@ -587,7 +587,7 @@ bool ct_loader_names_groups(const struct coretrace_bpf *skel)
 int ct_loader_open(const struct ct_record_opts *opts,
 		   struct coretrace_bpf **skel)
 {
-	ct_libbpf_verbosity = opts->verbose;
+	ct_libbpf_verbosity = opts->session.verbose;
 	libbpf_set_print(ct_libbpf_print);
 	if (!ct_can_trace()) {
 		fprintf(stderr, "coretrace: tracing needs root or the CAP_BPF and CAP_PERFMON capabilities; run it with sudo\n");

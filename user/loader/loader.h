@@ -18,13 +18,21 @@
 
 struct coretrace_bpf;		/* the skeleton (coretrace.skel.h) */
 
-/* What to load, and how: the options of record, top and serve */
-struct ct_record_opts {
+/* What to load, and how: the options of record and top (serve makes one) */
+/*
+ * What record, top and serve share, defined once: the first member of
+ * each one's options, so that one setter (ct_set_session) fills it
+ */
+struct ct_session_opts {
 	double duration;	/* seconds, 0: until SIGINT/SIGTERM */
+	int verbose;
 	struct ct_layout_opts layout;
+};
+
+struct ct_record_opts {
+	struct ct_session_opts session;	/* first: see ct_session_opts */
 	uint32_t buffer_size;	/* ring buffer bytes (per ring), a power of two */
 	enum ct_format format;
-	int verbose;
 	uint64_t events;	/* 1 << type for each event to trace */
 	uint32_t pid;		/* -p: process (tgid), 0 = any */
 	uint32_t tid;		/* -t: thread, 0 = any */

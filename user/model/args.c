@@ -275,3 +275,16 @@ int ct_close_output(FILE *f, const char *who, const char *what)
 		err ? strerror(err) : "an earlier write failed");
 	return -1;
 }
+
+/* --by task|cgroup: what the rows of an overview are */
+int ct_parse_by(const char *arg, bool *by_cgroup, FILE *err,
+		       const char *cmd)
+{
+	if (!strcmp(arg, "task") || !strcmp(arg, "cgroup")) {
+		*by_cgroup = arg[0] == 'c';
+		return 0;
+	}
+	fprintf(err, "coretrace %s: --by wants task or cgroup, not '%s'\n",
+		cmd, arg);
+	return -1;
+}

@@ -46,6 +46,8 @@ int ct_parse_comm(const char *arg, char *comm, uint32_t *len, bool *prefix);
 /* every event that has a tracepoint */
 uint64_t ct_all_events(void);
 
+/* --by task|cgroup: rows per group? 0, or -1 after one sentence on @err */
+int ct_parse_by(const char *arg, bool *by_cgroup, FILE *err, const char *cmd);
 /* A decimal count ("20"); 0 or -EINVAL. */
 int ct_parse_count(const char *arg, unsigned int *count);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/args.h"
+#include "base/options.h"
 #include "views/convert.h"
 #include "capture/ctf_read.h"
 #include "model/output.h"
@@ -300,3 +301,60 @@ out:
 	free(s);
 	return err ? (err == -EINVAL ? CT_EXIT_USAGE : CT_EXIT_FAILURE) : CT_EXIT_OK;
 }
+
+/* --- its options */
+
+enum {
+	CT_OPT_PERFETTO = 256,
+	};
+
+static int ct_set_convert(int id, const char *arg, void *p, FILE *err,
+			  const char *cmd)
+{
+	struct ct_convert_opts *opts = p;
+
+	(void)id;
+	(void)err;
+	(void)cmd;
+	opts->perfetto = arg;
+	return 0;
+}
+
+static const struct ct_opt ct_convert_opts[] = {
+	{ CT_OPT_PERFETTO, "perfetto", "FILE", "the JSON trace to write (required)",
+	  ct_set_convert },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_convert_groups[] = {
+	{ NULL, ct_convert_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static int ct_convert_finish(void *p, int argc, char **argv, int first,
+			     FILE *err)
+{
+	struct ct_convert_opts *opts = p;
+
+	if (first + 1 != argc || !opts->perfetto) {
+		fprintf(err, "coretrace convert: want a capture directory and --perfetto FILE.json\n");
+		return -1;
+	}
+	opts->dir = argv[first];
+	return 0;
+}
+
+const struct ct_command ct_convert_command = {
+	.name = "convert",
+	.summary = "write a capture as a Perfetto (Chrome JSON) trace",
+	.usage = "DIR --perfetto FILE.json",
+	.description =
+		"Write a capture as a Chrome/Perfetto JSON trace: a track per\n"
+		"CPU with a slice per run of a task, thread names, counters for\n"
+		"idle states and frequencies, instants for wakeups. Open it in\n"
+		"ui.perfetto.dev or chrome://tracing.\n",
+	.groups = ct_convert_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_convert_opts),
+	.finish = ct_convert_finish,
+};

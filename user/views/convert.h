@@ -2,6 +2,8 @@
 #ifndef CORETRACE_CONVERT_H
 #define CORETRACE_CONVERT_H
 
+#include "base/options.h"
+
 struct ct_convert_opts {
 	const char *dir;
 	const char *perfetto;	/* Chrome/Perfetto JSON to write */
@@ -9,5 +11,7 @@ struct ct_convert_opts {
 
 /* `coretrace convert DIR --perfetto FILE`; returns the exit code */
 int ct_convert(const struct ct_convert_opts *opts);
+
+extern const struct ct_command ct_convert_command;
 
 #endif /* CORETRACE_CONVERT_H */

@@ -11,6 +11,7 @@
 #include "model/output.h"
 #include "views/lines.h"
 #include "views/report.h"
+#include "base/options.h"
 #include "views/top.h"
 
 struct ct_report_ctx {
@@ -357,3 +358,160 @@ int ct_report(const struct ct_report_opts *opts)
 		return CT_EXIT_FAILURE;
 	return err ? CT_EXIT_USAGE : CT_EXIT_OK;
 }
+
+/* --- its options */
+
+enum {
+	CT_OPT_BY = 256,
+	CT_OPT_JSON,
+	CT_OPT_CSV,
+	CT_OPT_HTML,
+	CT_OPT_TOP,
+	CT_OPT_LATENCY,
+	CT_OPT_TIMEHIST,
+};
+
+static int ct_parse_report_format(const char *arg, enum ct_report_out *out)
+{
+	static const char *const names[] = { "text", "json", "csv", "html" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			*out = (enum ct_report_out)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* one report option; 0, or -1 after a message */
+static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
+			    FILE *err)
+{
+	static const char *const view_names[] = {
+		[CT_VIEW_TOP] = "--top", [CT_VIEW_LATENCY] = "--latency",
+		[CT_VIEW_TIMEHIST] = "--timehist",
+	};
+	enum ct_report_view view;
+
+	switch (c) {
+	case CT_OPT_TOP:
+	case CT_OPT_LATENCY:
+	case CT_OPT_TIMEHIST:
+		view = c == CT_OPT_TOP ? CT_VIEW_TOP :
+		       c == CT_OPT_LATENCY ? CT_VIEW_LATENCY : CT_VIEW_TIMEHIST;
+		if (opts->view != CT_VIEW_RECORDS && opts->view != view) {
+			fprintf(err, "coretrace report: %s and %s are two views: pick one\n",
+				view_names[opts->view], view_names[view]);
+			return -1;
+		}
+		opts->view = view;
+		return 0;
+	case CT_OPT_JSON:
+	case CT_OPT_CSV:
+	case CT_OPT_HTML:
+		opts->out = c == CT_OPT_JSON ? CT_REPORT_JSON :
+			    c == CT_OPT_CSV ? CT_REPORT_CSV : CT_REPORT_HTML;
+		return 0;
+	case 'f':
+		if (!ct_parse_report_format(arg, &opts->out))
+			return 0;
+		fprintf(err, "coretrace report: unknown format '%s' (want text, json, csv or html)\n",
+			arg);
+		return -1;
+	case 'n':
+		opts->rows_set = true;
+		if (!ct_parse_count(arg, &opts->rows))
+			return 0;
+		fprintf(err, "coretrace report: -n wants a number of rows, not '%s'\n",
+			arg);
+		return -1;
+	case CT_OPT_BY:
+		opts->by_set = true;
+		return ct_parse_by(arg, &opts->by_cgroup, err, "report");
+	}
+	return -1;
+}
+
+static int ct_set_report(int id, const char *arg, void *opts, FILE *err,
+			 const char *cmd)
+{
+	(void)cmd;
+	return ct_report_option(id, arg, opts, err);
+}
+
+static const struct ct_opt ct_report_views[] = {
+	{ CT_OPT_TOP, "top", NULL, "what used the CPUs and woke them (ms/s,\n"
+	  "events/s) per process, interrupt, softirq,\n"
+	  "timer and work function; C-states, frequencies", ct_set_report },
+	{ CT_OPT_LATENCY, "latency", NULL, "per task: runtime, switches, average and\n"
+	  "maximum scheduling delay (perf sched latency)", ct_set_report },
+	{ CT_OPT_TIMEHIST, "timehist", NULL, "a line per run of a task: wait time,\n"
+	  "scheduling delay, run time (perf sched timehist)", ct_set_report },
+	{ CT_OPT_BY, "by", "cgroup", "--top and --latency: a row per cgroup v2 group\n"
+	  "(CPU time, switches, wakeups, scheduling delay\n"
+	  "and where its maximum was); --by task: per task", ct_set_report },
+	{ 'f', "format", "FORMAT", "text (default), json; csv and html for --top",
+	  ct_set_report },
+	{ CT_OPT_JSON, "json", NULL, "the same as --format json", ct_set_report },
+	{ CT_OPT_CSV, "csv", NULL, "the same as --format csv", ct_set_report },
+	{ CT_OPT_HTML, "html", NULL, "the same as --format html", ct_set_report },
+	{ 'n', "rows", "N", "--top: the N busiest rows (default 20, 0: all)",
+	  ct_set_report },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_report_groups[] = {
+	{ NULL, ct_report_views, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_report_defaults(void *p)
+{
+	struct ct_report_opts *opts = p;
+
+	opts->rows = CT_REPORT_TOP_ROWS;
+}
+
+static int ct_report_finish(void *p, int argc, char **argv, int first,
+			    FILE *err)
+{
+	struct ct_report_opts *opts = p;
+
+	if (opts->out >= CT_REPORT_CSV && opts->view != CT_VIEW_TOP) {
+		fprintf(err, "coretrace report: csv and html are for --top\n");
+		return -1;
+	}
+	if (opts->rows_set && opts->view != CT_VIEW_TOP) {
+		fprintf(err, "coretrace report: -n is for --top\n");
+		return -1;
+	}
+	if (opts->by_set && opts->view != CT_VIEW_TOP &&
+	    opts->view != CT_VIEW_LATENCY) {
+		fprintf(err, "coretrace report: --by is for --top and --latency\n");
+		return -1;
+	}
+	if (first + 1 != argc) {
+		fprintf(err, "coretrace report: want one capture directory (see coretrace report --help)\n");
+		return -1;
+	}
+	opts->dir = argv[first];
+	return 0;
+}
+
+const struct ct_command ct_report_command = {
+	.name = "report",
+	.summary = "read a capture written by record -o",
+	.usage = "DIR [--top|--latency|--timehist] [--by cgroup]\n"
+		 "                           [--json|--csv|--html]",
+	.description =
+		"Read a CTF capture written by coretrace record -o DIR. Without a\n"
+		"view, print every record as record prints them live. A capture that\n"
+		"does not read cleanly is named with the file and offset, exit 2.\n",
+	.groups = ct_report_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_report_opts),
+	.init = ct_report_defaults,
+	.finish = ct_report_finish,
+};

@@ -2,6 +2,8 @@
 #ifndef CORETRACE_REPORT_H
 #define CORETRACE_REPORT_H
 
+#include "base/options.h"
+
 #include <stdbool.h>
 #include "model/args.h"
 
@@ -34,5 +36,7 @@ struct ct_report_opts {
 
 /* `coretrace report DIR`; returns the exit code */
 int ct_report(const struct ct_report_opts *opts);
+
+extern const struct ct_command ct_report_command;
 
 #endif /* CORETRACE_REPORT_H */

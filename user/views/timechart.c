@@ -10,6 +10,7 @@
 #include <string.h>
 #include "model/analysis.h"
 #include "model/args.h"
+#include "base/options.h"
 #include "capture/ctf_read.h"
 #include "model/output.h"
 #include "views/timechart.h"
@@ -729,3 +730,87 @@ out:
 	free(c);
 	return err ? (err == -EINVAL ? CT_EXIT_USAGE : CT_EXIT_FAILURE) : CT_EXIT_OK;
 }
+
+/* --- its options */
+
+enum {
+	CT_OPT_BY = 256,
+	};
+
+static int ct_set_timechart(int id, const char *arg, void *p, FILE *err,
+			    const char *cmd)
+{
+	struct ct_timechart_opts *opts = p;
+
+	switch (id) {
+	case 'o':
+		opts->output = arg;
+		return 0;
+	case 'n':
+		if (!ct_parse_count(arg, &opts->tasks) && opts->tasks <= 1000)
+			return 0;
+		fprintf(err, "coretrace timechart: invalid task count '%s' (want 0 to 1000)\n",
+			arg);
+		return -1;
+	case 'w':
+		if (!ct_parse_count(arg, &opts->width) && opts->width >= 100 &&
+		    opts->width <= 100000)
+			return 0;
+		fprintf(err, "coretrace timechart: invalid width '%s' (want 100 to 100000 pixels)\n",
+			arg);
+		return -1;
+	default:
+		return ct_parse_by(arg, &opts->by_cgroup, err, cmd);
+	}
+}
+
+static const struct ct_opt ct_timechart_opts[] = {
+	{ 'o', "output", "FILE", "the SVG to write (required)", ct_set_timechart },
+	{ 'n', "tasks", "N", "task lanes (default 20)", ct_set_timechart },
+	{ 'w', "width", "PIXELS", "width of the time axis (default 1600)",
+	  ct_set_timechart },
+	{ CT_OPT_BY, "by", "cgroup", "CPU lanes coloured by the cgroup of the task\n"
+	  "that ran (--by task: a colour per task)", ct_set_timechart },
+	{ 0 },
+};
+
+static const struct ct_opt_group ct_timechart_groups[] = {
+	{ NULL, ct_timechart_opts, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void ct_timechart_init(void *p)
+{
+	struct ct_timechart_opts *opts = p;
+
+	opts->tasks = 20;
+	opts->width = 1600;
+}
+
+static int ct_timechart_finish(void *p, int argc, char **argv, int first,
+			       FILE *err)
+{
+	struct ct_timechart_opts *opts = p;
+
+	if (first + 1 != argc || !opts->output) {
+		fprintf(err, "coretrace timechart: want a capture directory and -o FILE.svg (see coretrace timechart --help)\n");
+		return -1;
+	}
+	opts->dir = argv[first];
+	return 0;
+}
+
+const struct ct_command ct_timechart_command = {
+	.name = "timechart",
+	.summary = "draw a capture as an SVG timeline",
+	.usage = "DIR -o FILE.svg [-n TASKS] [-w PIXELS] [--by cgroup]",
+	.description =
+		"Draw a capture as an SVG, like perf timechart: a lane per CPU (the\n"
+		"task that ran, or idle), a lane per task for the busiest ones\n"
+		"(running, runnable, sleeping), a time axis and a legend.\n",
+	.groups = ct_timechart_groups,
+	.permute = true,
+	.opts_size = sizeof(struct ct_timechart_opts),
+	.init = ct_timechart_init,
+	.finish = ct_timechart_finish,
+};

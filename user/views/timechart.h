@@ -10,6 +10,8 @@
 #ifndef CORETRACE_TIMECHART_H
 #define CORETRACE_TIMECHART_H
 
+#include "base/options.h"
+
 #include <stdbool.h>
 
 struct ct_timechart_opts {
@@ -22,5 +24,7 @@ struct ct_timechart_opts {
 
 /* Returns the exit code. */
 int ct_timechart(const struct ct_timechart_opts *opts);
+
+extern const struct ct_command ct_timechart_command;
 
 #endif /* CORETRACE_TIMECHART_H */
