@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/signals.h"
 #include "capture/ctf.h"
 #include "base/version.h"
 
@@ -1054,7 +1055,7 @@ int ct_ctf_start_writer(struct ct_ctf *ctf)
 		return -errno;
 	}
 	/* a dead writer is an error to report, not a reason to die */
-	signal(SIGPIPE, SIG_IGN);
+	ct_signals_ignore_pipe();
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "coretrace.skel.h"
 #include "ct_serve.h"
+#include "base/clock.h"
 #include "commands/check.h"
 #include "commands/common.h"
 #include "loader/layout.h"
@@ -61,14 +62,6 @@ static int ct_capture_log(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-static double ct_ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
-	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
 
 /* The field's offset and size in the running kernel's BTF. */
 static void ct_btf_field(const struct btf *btf, struct ct_check_field *f)
@@ -174,7 +167,7 @@ static int ct_check_one(struct ct_check_prog *p, const struct ct_event_desc *d,
 	__u32 info_len = sizeof(info);
 	struct ct_tp_format fmt;
 	char name[64], path[512];
-	struct timespec t0;
+	uint64_t t0;
 	bool have_fmt = false;
 	FILE *f;
 
@@ -215,9 +208,9 @@ static int ct_check_one(struct ct_check_prog *p, const struct ct_event_desc *d,
 				     ct_cgroup_progs[0].tp_name);
 	ct_log_len = 0;
 	ct_log[0] = '\0';
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = ct_mono_ns();
 	p->err = wanted ? coretrace_bpf__load(skel) : -ENOENT;
-	p->load_ms = ct_ms_since(&t0);
+	p->load_ms = (double)(ct_mono_ns() - t0) / 1e6;
 	p->loaded = p->err == 0;
 	if (p->loaded) {
 		memset(&info, 0, sizeof(info));
@@ -424,6 +417,10 @@ int ct_check(const struct ct_check_opts *opts)
 }
 
 /* --- its options */
+
+enum {
+	CT_OPT_JSON = CT_OPT_COMMON_END,
+};
 
 static int ct_set_check(int id, const char *arg, void *p, FILE *err,
 			const char *cmd)

@@ -11,37 +11,15 @@
 #include "loader/loader.h"
 #include "model/args.h"
 
-/* the long options' ids, one list: groups are shared between commands */
+/*
+ * The long options' ids of the shared groups; a command's own start at
+ * CT_OPT_COMMON_END, so that they never meet the shared ones
+ */
 enum {
-	CT_OPT_PER_CPU_RINGS = 256,
-	CT_OPT_WAKEUP,
-	CT_OPT_FLIGHT,
-	CT_OPT_CHUNK_SIZE,
-	CT_OPT_CHUNK_TIME,
-	CT_OPT_MAX_CHUNKS,
-	CT_OPT_TRIG_DELAY,
-	CT_OPT_TRIG_PID,
-	CT_OPT_TRIG_TID,
-	CT_OPT_TRIG_IRQ,
-	CT_OPT_TRIG_EXEC,
-	CT_OPT_TRIG_BEFORE,
-	CT_OPT_TRIG_AFTER,
-	CT_OPT_TRIG_COOLDOWN,
-	CT_OPT_TRIG_MAX,
-	CT_OPT_BY,
-	CT_OPT_NO_CGROUP_NAMES,
-	CT_OPT_PERFETTO,
-	CT_OPT_JSON,
-	CT_OPT_CSV,
-	CT_OPT_HTML,
-	CT_OPT_TOP,
-	CT_OPT_LATENCY,
-	CT_OPT_TIMEHIST,
-	CT_OPT_BTF,
+	CT_OPT_BTF = 256,
 	CT_OPT_BTF_FORMATS,
-	CT_OPT_LISTEN,
-	CT_OPT_METRICS_PATH,
-	CT_OPT_MAX_CGROUPS,
+	CT_OPT_NO_CGROUP_NAMES,
+	CT_OPT_COMMON_END,
 };
 
 #define CT_LAYOUT_OPTS(setter)						\

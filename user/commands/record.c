@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "base/clock.h"
+#include "base/signals.h"
 #include "capture/capture_output.h"
 #include "capture/recorder.h"
 #include "commands/common.h"
@@ -64,30 +66,6 @@ static void ct_on_signal(int sig)
 		ct_snapshot_requested = 1;
 	else
 		ct_stop_requested = 1;
-}
-
-static void ct_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ct_on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a signal must interrupt the ring's epoll wait */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* a flight recorder's snapshot; otherwise said and ignored */
-	sigaction(SIGUSR1, &sa, NULL);
-	/* a closed pipe shows up as EPIPE, and we end quietly */
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static double ct_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int ct_on_record(void *ctx, void *data, size_t len)
@@ -303,14 +281,6 @@ static void ct_update_discarded(struct coretrace_bpf *skel, struct ct_session *s
 	}
 }
 
-static uint64_t ct_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* After each drain pass: 0 go on, 1 the output ends the session, -errno */
 static int ct_tick(struct coretrace_bpf *skel, struct ct_session *s)
 {
@@ -429,7 +399,7 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 		    struct ct_session *s)
 {
 	const struct ct_record_opts *opts = s->opts;
-	double start = ct_now(), next_report = start + 1.0, now;
+	double start = ct_mono_s(), next_report = start + 1.0, now;
 	double deadline = opts->session.duration > 0 ? start + opts->session.duration : 0;
 	int err;
 
@@ -453,7 +423,7 @@ static int ct_drain(struct ring_buffer *rb, struct coretrace_bpf *skel,
 			ct_take_snapshot(s, "SIGUSR1");
 		}
 		ct_trigger_poll(&s->triggers, s->out, ct_mono_ns(), false);
-		now = ct_now();
+		now = ct_mono_s();
 		if (opts->session.verbose && now >= next_report) {
 			ct_print_progress(skel, s, now - start);
 			next_report += 1.0;
@@ -660,7 +630,7 @@ int ct_record(const struct ct_record_opts *opts)
 		free(session);
 		return CT_EXIT_FAILURE;
 	}
-	ct_install_signals();
+	ct_signals_install(ct_on_signal, true);
 	err = ct_loader_open(opts, &skel);
 	if (!err) {
 		err = ct_run(skel, session);
@@ -672,6 +642,24 @@ int ct_record(const struct ct_record_opts *opts)
 }
 
 /* --- record's options (the groups it shares with top: common.c) */
+
+enum {
+	CT_OPT_PER_CPU_RINGS = CT_OPT_COMMON_END,
+	CT_OPT_WAKEUP,
+	CT_OPT_FLIGHT,
+	CT_OPT_CHUNK_SIZE,
+	CT_OPT_CHUNK_TIME,
+	CT_OPT_MAX_CHUNKS,
+	CT_OPT_TRIG_DELAY,
+	CT_OPT_TRIG_PID,
+	CT_OPT_TRIG_TID,
+	CT_OPT_TRIG_IRQ,
+	CT_OPT_TRIG_EXEC,
+	CT_OPT_TRIG_BEFORE,
+	CT_OPT_TRIG_AFTER,
+	CT_OPT_TRIG_COOLDOWN,
+	CT_OPT_TRIG_MAX,
+};
 
 static int ct_parse_format(const char *arg, enum ct_format *fmt)
 {

@@ -22,6 +22,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "model/cgroup.h"
+#include "base/clock.h"
+#include "base/signals.h"
 #include "commands/common.h"
 #include "coretrace.skel.h"
 #include "model/events.h"
@@ -423,35 +425,15 @@ static int ct_serve_seed(struct ct_serve *sv)
 	return 0;
 }
 
-static void ct_serve_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ct_serve_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static double ct_serve_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int ct_serve_loop(struct ct_serve *sv, struct ct_http_server *http)
 {
-	double end = sv->opts->session.duration > 0 ? ct_serve_now() + sv->opts->session.duration : 0;
+	double end = sv->opts->session.duration > 0 ? ct_mono_s() + sv->opts->session.duration : 0;
 	int err = 0, wait_ms;
 
 	while (!ct_serve_stop && !err) {
 		wait_ms = 1000;
 		if (end) {
-			double left = end - ct_serve_now();
+			double left = end - ct_mono_s();
 
 			if (left <= 0)
 				break;
@@ -519,7 +501,7 @@ int ct_serve(const struct ct_serve_opts *opts)
 	rec.aggregate = true;
 	rec.agg_cgroups = opts->max_cgroups;
 	sv.events_mask = CT_SERVE_EVENTS;
-	ct_serve_install_signals();
+	ct_signals_install(ct_serve_on_signal, false);
 	err = ct_loader_open(&rec, &sv.skel);
 	if (!err) {
 		err = ct_serve_seed(&sv);
@@ -544,6 +526,12 @@ int ct_serve(const struct ct_serve_opts *opts)
 }
 
 /* --- its options */
+
+enum {
+	CT_OPT_LISTEN = CT_OPT_COMMON_END,
+	CT_OPT_METRICS_PATH,
+	CT_OPT_MAX_CGROUPS,
+};
 
 static int ct_set_serve(int id, const char *arg, void *p, FILE *err,
 			const char *cmd)

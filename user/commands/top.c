@@ -7,6 +7,10 @@
 #include "commands/common.h"
 #include "commands/top.h"
 
+enum {
+	CT_OPT_BY = CT_OPT_COMMON_END,
+};
+
 static int ct_set_top(int id, const char *arg, void *p, FILE *err,
 		      const char *cmd)
 {

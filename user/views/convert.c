@@ -17,7 +17,7 @@
 #include "model/args.h"
 #include "base/options.h"
 #include "views/convert.h"
-#include "capture/ctf_read.h"
+#include "capture/replay.h"
 #include "model/output.h"
 
 #define CV_CPUS_PID	0x7fff0000u	/* the pid of the "CPUs" process */
@@ -41,6 +41,9 @@ struct cv_state {
 	uint64_t *tids;
 	uint32_t tid_mask;
 	uint64_t groups[CV_GROUPS];	/* cgroup ids, by process slot */
+	const struct ct_convert_opts *opts;
+	int begin_err;			/* no trace file: why (-errno) */
+	char why[4608];
 };
 
 static void cv_sep(struct cv_state *s)
@@ -233,13 +236,36 @@ static void cv_names(struct cv_state *s)
 	}
 }
 
+/* The trace file, once the capture opened: not in it, then its head */
+static int cv_begin(struct ct_ctf_reader *reader, void *ctx)
+{
+	struct cv_state *s = ctx;
+	const char *path = s->opts->perfetto;
+
+	(void)reader;
+	if (ct_output_check(path, s->opts->dir, s->why, sizeof(s->why))) {
+		fprintf(stderr, "coretrace convert: %s\n", s->why);
+		return s->begin_err = -EINVAL;
+	}
+	s->out = fopen(path, "w");
+	if (!s->out) {
+		s->begin_err = -errno;
+		fprintf(stderr, "coretrace convert: cannot write %s: %s\n",
+			path, strerror(errno));
+		return s->begin_err;
+	}
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);
+	return 0;
+}
+
 int ct_convert(const struct ct_convert_opts *opts)
 {
 	struct cv_state *s = calloc(1, sizeof(*s));
 	struct ct_ctf_reader reader = { .chunks = NULL };
-	struct ct_output *out;
+	struct ct_replay replay = {
+		.dir = opts->dir, .who = "coretrace convert", .begin = cv_begin,
+	};
 	unsigned int cpu;
-	bool quiet;
 	int err = -ENOMEM;
 
 	if (s)
@@ -249,38 +275,18 @@ int ct_convert(const struct ct_convert_opts *opts)
 		goto out;
 	}
 	s->tid_mask = (1u << 16) - 1;
-	err = ct_ctf_reader_open(&reader, opts->dir);
-	if (err) {
-		ct_ctf_reader_print_error(&reader, "coretrace convert");
-		err = -EINVAL;	/* not a capture coretrace can read */
-		goto out;
-	}
-	err = ct_output_check(opts->perfetto, opts->dir, reader.error,
-			      sizeof(reader.error));
-	if (err) {
-		fprintf(stderr, "coretrace convert: %s\n", reader.error);
-		err = -EINVAL;
-		goto out;
-	}
-	s->out = fopen(opts->perfetto, "w");
+	s->opts = opts;
+	replay.ctx = s;
+	replay.out = ct_callback_output(cv_record, s, &s->names);
+	err = ct_replay(&replay, &reader);
 	if (!s->out) {
-		err = -errno;
-		fprintf(stderr, "coretrace convert: cannot write %s: %s\n",
-			opts->perfetto, strerror(errno));
+		/* not a capture coretrace can read, or no trace file */
+		err = s->begin_err ? s->begin_err : -EINVAL;
 		goto out;
 	}
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);
-	out = ct_callback_output(cv_record, s, &s->names);
-	err = out ? ct_ctf_reader_run(&reader, ct_output_reader_cb, out) : -ENOMEM;
-	if (out)
-		ct_output_close(out, &quiet);
-	if (err) {
-		/* what could be read is still converted, as report does */
-		ct_ctf_reader_print_error(&reader, "coretrace convert");
+	/* what could be read is still converted, as report does */
+	if (err)
 		err = -EINVAL;
-	}
-	ct_ctf_reader_print_part(&reader, "coretrace convert");
-	ct_ctf_reader_print_losses(&reader, "coretrace convert");
 	/* runs still going end at the last switch, where knowledge ends */
 	for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
 		if (s->cpu_seen[cpu])
@@ -293,7 +299,6 @@ int ct_convert(const struct ct_convert_opts *opts)
 		fprintf(stderr, "coretrace convert: %llu records into %llu trace events in %s\n",
 			reader.records, (unsigned long long)s->events, opts->perfetto);
 out:
-	ct_ctf_reader_close(&reader);
 	if (s) {
 		ct_names_free(&s->names);
 		free(s->tids);
@@ -306,7 +311,7 @@ out:
 
 enum {
 	CT_OPT_PERFETTO = 256,
-	};
+};
 
 static int ct_set_convert(int id, const char *arg, void *p, FILE *err,
 			  const char *cmd)

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/clock.h"
 #include "views/http.h"
 
 /*
@@ -187,14 +188,6 @@ enum ct_http_parse ct_http_parse_request(const char *buf, size_t len,
 	return CT_HTTP_OK;
 }
 
-static uint64_t ct_http_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int ct_http_open(struct ct_http_server *s, const struct sockaddr_storage *addr,
 		 socklen_t len, ct_http_handler handler, void *arg)
 {
@@ -354,7 +347,7 @@ int ct_http_step(struct ct_http_server *s, int timeout_ms)
 {
 	struct pollfd pfd[CT_HTTP_MAX_CONNS + 1];
 	int slot[CT_HTTP_MAX_CONNS + 1];
-	uint64_t now = ct_http_now_ms();
+	uint64_t now = ct_mono_ns() / 1000000;
 	int n = 0, i, rc, free_slots = 0;
 
 	for (i = 0; i < CT_HTTP_MAX_CONNS; i++) {
@@ -383,7 +376,7 @@ int ct_http_step(struct ct_http_server *s, int timeout_ms)
 	rc = poll(pfd, (nfds_t)n, timeout_ms);
 	if (rc < 0)
 		return -errno;
-	now = ct_http_now_ms();
+	now = ct_mono_ns() / 1000000;
 	for (i = 0; i < n; i++) {
 		struct ct_http_conn *c;
 

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "capture/ctf_read.h"
+#include "capture/replay.h"
 #include "model/output.h"
 #include "views/lines.h"
 #include "views/report.h"
@@ -19,6 +19,8 @@ struct ct_report_ctx {
 	struct ct_names names;		/* tasks, irqs, the capture's functions */
 	struct ct_output *out;		/* the records, or the analysis */
 	struct ct_analysis an;
+	struct ct_replay replay;
+	bool write_failed;		/* stdout could not be written */
 	char line[1024];
 };
 
@@ -305,47 +307,49 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 	return 0;
 }
 
-static void ct_report_summary(const struct ct_ctf_reader *reader, int err,
-			      const char *dir)
+/* the reader's hooks, and timehist's heading */
+static int ct_report_open(struct ct_ctf_reader *reader, void *ctx)
 {
-	if (err)
-		ct_ctf_reader_print_error(reader, "coretrace report");
-	else if (reader->cut)
-		fprintf(stderr, "coretrace report: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
-			reader->records, dir);
-	else
-		fprintf(stderr, "coretrace report: %llu records read from %s\n",
-			reader->records, dir);
-	ct_ctf_reader_print_part(reader, "coretrace report");
-	ct_ctf_reader_print_losses(reader, "coretrace report");
+	struct ct_report_ctx *c = ctx;
+
+	reader->on_ksym = ct_report_ksym;
+	reader->ksym_ctx = c;
+	ct_report_begin(c);
+	return 0;
+}
+
+/* the views printed at the end; the summary unless writing failed */
+static bool ct_report_close(const struct ct_ctf_reader *reader, int err,
+			    void *ctx)
+{
+	struct ct_report_ctx *c = ctx;
+
+	/* a damaged capture still reports what was read */
+	if (!err || reader->records)
+		ct_report_end(c, reader);
+	/* the records' output said a failed write itself */
+	c->write_failed = c->replay.out_failed ||
+		ct_close_output(NULL, "coretrace report",
+				"the report to standard output");
+	return !c->write_failed;
 }
 
 int ct_report(const struct ct_report_opts *opts)
 {
 	struct ct_ctf_reader reader;
 	struct ct_report_ctx *c = calloc(1, sizeof(*c));
-	bool write_failed = false, quiet;
+	bool write_failed = false;
 	int err = -1;
 
 	if (c && !ct_report_init(c, opts)) {
-		err = ct_ctf_reader_open(&reader, opts->dir);
-		reader.on_ksym = ct_report_ksym;
-		reader.ksym_ctx = c;
-		if (!err) {
-			ct_report_begin(c);
-			err = ct_ctf_reader_run(&reader, ct_output_reader_cb, c->out);
-			/* a damaged capture still reports what was read */
-			if (!err || reader.records)
-				ct_report_end(c, &reader);
-		}
-		/* the records' output says a failed write itself */
-		write_failed = ct_output_close(c->out, &quiet) ||
-			ct_close_output(NULL, "coretrace report",
-					"the report to standard output");
+		c->replay = (struct ct_replay){
+			.dir = opts->dir, .who = "coretrace report",
+			.out = c->out, .begin = ct_report_open,
+			.end = ct_report_close, .ctx = c, .count = true,
+		};
 		c->out = NULL;
-		if (!write_failed)
-			ct_report_summary(&reader, err, opts->dir);
-		ct_ctf_reader_close(&reader);
+		err = ct_replay(&c->replay, &reader);
+		write_failed = c->write_failed;
 	} else {
 		fprintf(stderr, "coretrace: out of memory\n");
 	}

@@ -11,7 +11,7 @@
 #include "model/analysis.h"
 #include "model/args.h"
 #include "base/options.h"
-#include "capture/ctf_read.h"
+#include "capture/replay.h"
 #include "model/output.h"
 #include "views/timechart.h"
 #include "views/top.h"
@@ -606,36 +606,24 @@ static int tc_svg_width(const struct tc_chart *c)
 }
 
 /*
- * One pass over the capture. The first tells what it read: a damaged
- * capture is drawn from what could be read, as report does; the second
- * reads the same records again.
- */
-/*
- * One pass over the capture into @out (closed here): the first learns the
- * analysis and the names, the second draws.
+ * One pass over the capture into @out: the first learns the analysis and
+ * the names, and says what it read (a damaged capture is drawn from what
+ * could be read, as report does); the second draws.
  */
 static int tc_pass(struct tc_chart *c, struct ct_output *out, bool first)
 {
-	struct ct_ctf_reader *reader = &c->reader;
-	bool quiet;
+	struct ct_replay replay = {
+		.dir = c->opts->dir, .who = "coretrace timechart", .out = out,
+		.quiet = !first,
+	};
 	int err;
 
 	if (!out) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		return -ENOMEM;
 	}
-	err = ct_ctf_reader_open(reader, c->opts->dir);
-	if (!err)
-		err = ct_ctf_reader_run(reader, ct_output_reader_cb, out);
-	ct_output_close(out, &quiet);
-	if (first && err)
-		ct_ctf_reader_print_error(reader, "coretrace timechart");
-	if (first) {
-		ct_ctf_reader_print_part(reader, "coretrace timechart");
-		ct_ctf_reader_print_losses(reader, "coretrace timechart");
-	}
-	ct_ctf_reader_close(reader);
-	return err && !reader->records ? err : 0;
+	err = ct_replay(&replay, &c->reader);
+	return err && !c->reader.records ? err : 0;
 }
 
 static int tc_draw(struct tc_chart *c)
@@ -735,7 +723,7 @@ out:
 
 enum {
 	CT_OPT_BY = 256,
-	};
+};
 
 static int ct_set_timechart(int id, const char *arg, void *p, FILE *err,
 			    const char *cmd)
