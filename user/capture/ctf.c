@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/htab.h"
 #include "base/signals.h"
 #include "capture/ctf.h"
 #include "base/version.h"
@@ -1214,11 +1215,13 @@ int ct_ctf_flush_all(struct ct_ctf *ctf)
 /* True the first time @addr is seen (or when the set is full). */
 static bool ct_ctf_first_sight(struct ct_ctf *ctf, uint64_t addr)
 {
-	uint32_t i = (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 52), probes;
+	struct ct_probe probe = ct_probe(addr, CT_CTF_ANNOUNCED - 1,
+					 CT_CTF_ANNOUNCED);
 	uint64_t *slot;
+	uint32_t at;
 
-	for (probes = 0; probes < CT_CTF_ANNOUNCED; probes++) {
-		slot = &ctf->announced[(i + probes) % CT_CTF_ANNOUNCED];
+	while (ct_probe_next(&probe, &at)) {
+		slot = &ctf->announced[at];
 		if (*slot == addr)
 			return false;
 		if (!*slot) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/htab.h"
 #include "model/analysis.h"
 
 /* sched_switch prev_state: runnable when no sleeping state bit is set */
@@ -41,25 +42,18 @@ void ct_analysis_free(struct ct_analysis *a)
 	a->groups = NULL;
 }
 
-static uint32_t ct_hash32(uint64_t key)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdull;
-	key ^= key >> 33;
-	return (uint32_t)key;
-}
-
 /* @tid's slot, made on first sight; NULL for the idle task or when full */
 static struct ct_an_task *ct_task(struct ct_analysis *a, uint32_t tid)
 {
-	uint32_t i = ct_hash32(tid) & a->task_mask, probes;
+	/* at most a quarter of the table is probed: it stays bounded */
+	struct ct_probe probe = ct_probe(tid, a->task_mask, a->task_mask / 4 + 1);
 	struct ct_an_task *t;
+	uint32_t at;
 
 	if (!tid)
 		return NULL;
-	/* at most a quarter of the table is probed: it stays bounded */
-	for (probes = 0; probes <= a->task_mask / 4; probes++) {
-		t = &a->tasks[(i + probes) & a->task_mask];
+	while (ct_probe_next(&probe, &at)) {
+		t = &a->tasks[at];
 		if (t->used && t->tid == tid)
 			return t;
 		if (!t->used) {
@@ -75,11 +69,12 @@ static struct ct_an_task *ct_task(struct ct_analysis *a, uint32_t tid)
 const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
 					  uint32_t tid)
 {
-	uint32_t i = ct_hash32(tid) & a->task_mask, probes;
+	struct ct_probe probe = ct_probe(tid, a->task_mask, a->task_mask / 4 + 1);
 	const struct ct_an_task *t;
+	uint32_t at;
 
-	for (probes = 0; probes <= a->task_mask / 4; probes++) {
-		t = &a->tasks[(i + probes) & a->task_mask];
+	while (ct_probe_next(&probe, &at)) {
+		t = &a->tasks[at];
 		if (!t->used)
 			return NULL;
 		if (t->tid == tid)
@@ -91,11 +86,12 @@ const struct ct_an_task *ct_analysis_task(const struct ct_analysis *a,
 /* group @id's slot, made on first sight; NULL when the table is full */
 static struct ct_an_group *ct_group(struct ct_analysis *a, uint64_t id)
 {
-	uint32_t i = ct_hash32(id), probes;
+	struct ct_probe probe = ct_probe(id, CT_AN_GROUPS - 1, CT_AN_GROUPS);
 	struct ct_an_group *g;
+	uint32_t at;
 
-	for (probes = 0; probes < CT_AN_GROUPS; probes++) {
-		g = &a->groups[(i + probes) & (CT_AN_GROUPS - 1)];
+	while (ct_probe_next(&probe, &at)) {
+		g = &a->groups[at];
 		if (g->used && g->id == id)
 			return g;
 		if (!g->used) {
@@ -110,11 +106,12 @@ static struct ct_an_group *ct_group(struct ct_analysis *a, uint64_t id)
 const struct ct_an_group *ct_analysis_group(const struct ct_analysis *a,
 					    uint64_t id)
 {
-	uint32_t i = ct_hash32(id), probes;
+	struct ct_probe probe = ct_probe(id, CT_AN_GROUPS - 1, CT_AN_GROUPS);
 	const struct ct_an_group *g;
+	uint32_t at;
 
-	for (probes = 0; probes < CT_AN_GROUPS; probes++) {
-		g = &a->groups[(i + probes) & (CT_AN_GROUPS - 1)];
+	while (ct_probe_next(&probe, &at)) {
+		g = &a->groups[at];
 		if (!g->used)
 			return NULL;
 		if (g->id == id)
@@ -123,15 +120,16 @@ const struct ct_an_group *ct_analysis_group(const struct ct_analysis *a,
 	return NULL;
 }
 
-/* @key's slot in a table of @size sources; NULL when full */
+/* @key's slot in a table of @size sources (a power of two); NULL when full */
 static struct ct_an_source *ct_source(struct ct_an_source *table, uint32_t size,
 				      uint64_t key)
 {
-	uint32_t i = ct_hash32(key) % size, probes;
+	struct ct_probe probe = ct_probe(key, size - 1, size);
 	struct ct_an_source *s;
+	uint32_t at;
 
-	for (probes = 0; probes < size; probes++) {
-		s = &table[(i + probes) % size];
+	while (ct_probe_next(&probe, &at)) {
+		s = &table[at];
 		if (s->used && s->key == key)
 			return s;
 		if (!s->used) {
@@ -443,11 +441,12 @@ static struct ct_an_running *ct_running(struct ct_analysis *a,
 					enum ct_an_func_kind kind,
 					uint64_t object, bool take)
 {
-	uint32_t i, home = (uint32_t)((object * 0x9e3779b97f4a7c15ull) >> 58);
+	struct ct_probe probe = ct_probe(object, CT_AN_RUNNING - 1, CT_AN_RUNNING);
 	struct ct_an_running *r;
+	uint32_t at;
 
-	for (i = 0; i < CT_AN_RUNNING; i++) {
-		r = &a->running[(home + i) % CT_AN_RUNNING];
+	while (ct_probe_next(&probe, &at)) {
+		r = &a->running[at];
 		if (r->used && r->object == object && r->kind == kind)
 			return r;
 		if (!r->used && take)

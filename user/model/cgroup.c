@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+#include "base/htab.h"
 #include "model/cgroup.h"
 
 /* the initial cgroup namespace's inode number (PROC_CGROUP_INIT_INO) */
@@ -471,21 +472,17 @@ static uint32_t ct_cg_stamp(struct ct_cgroup_names *n)
 	return n->stamp;
 }
 
-static uint32_t ct_cg_hash(uint64_t key)
-{
-	/* multiplicative: pids and inode numbers are dense */
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32);
-}
-
 void ct_cgroup_set_task(struct ct_cgroup_names *n, uint32_t pid, uint64_t id)
 {
+	struct ct_probe probe = ct_probe(pid, n->task_mask, CT_CG_PROBES);
 	struct ct_cg_task *victim = NULL, *slot;
-	uint32_t i;
+	uint32_t at;
 
 	if (!n->tasks)
 		return;
-	for (i = 0; i < CT_CG_PROBES; i++) {
-		slot = &n->tasks[(ct_cg_hash(pid) + i) & n->task_mask];
+	/* every slot tried taken: the one set longest ago goes */
+	while (ct_probe_next(&probe, &at)) {
+		slot = &n->tasks[at];
 		if (!slot->used || slot->pid == pid) {
 			victim = slot;
 			break;
@@ -500,11 +497,12 @@ void ct_cgroup_set_task(struct ct_cgroup_names *n, uint32_t pid, uint64_t id)
 
 uint64_t ct_cgroup_task(const struct ct_cgroup_names *n, uint32_t pid)
 {
+	struct ct_probe probe = ct_probe(pid, n->task_mask, CT_CG_PROBES);
 	const struct ct_cg_task *slot;
-	uint32_t i;
+	uint32_t at;
 
-	for (i = 0; n->tasks && i < CT_CG_PROBES; i++) {
-		slot = &n->tasks[(ct_cg_hash(pid) + i) & n->task_mask];
+	while (n->tasks && ct_probe_next(&probe, &at)) {
+		slot = &n->tasks[at];
 		if (!slot->used)
 			return 0;
 		if (slot->pid == pid)
@@ -516,14 +514,15 @@ uint64_t ct_cgroup_task(const struct ct_cgroup_names *n, uint32_t pid)
 void ct_cgroup_set_group(struct ct_cgroup_names *n, uint64_t id,
 			 uint32_t level, const char *path)
 {
+	struct ct_probe probe = ct_probe(id, n->group_mask, CT_CG_PROBES);
 	struct ct_cg_group *victim = NULL, *slot;
 	size_t len;
-	uint32_t i;
+	uint32_t at;
 
 	if (!n->groups)
 		return;
-	for (i = 0; i < CT_CG_PROBES; i++) {
-		slot = &n->groups[(ct_cg_hash(id) + i) & n->group_mask];
+	while (ct_probe_next(&probe, &at)) {
+		slot = &n->groups[at];
 		if (!slot->used || slot->id == id) {
 			victim = slot;
 			break;
@@ -541,11 +540,12 @@ void ct_cgroup_set_group(struct ct_cgroup_names *n, uint64_t id,
 
 const char *ct_cgroup_path(const struct ct_cgroup_names *n, uint64_t id)
 {
+	struct ct_probe probe = ct_probe(id, n->group_mask, CT_CG_PROBES);
 	const struct ct_cg_group *slot;
-	uint32_t i;
+	uint32_t at;
 
-	for (i = 0; n->groups && i < CT_CG_PROBES; i++) {
-		slot = &n->groups[(ct_cg_hash(id) + i) & n->group_mask];
+	while (n->groups && ct_probe_next(&probe, &at)) {
+		slot = &n->groups[at];
 		if (!slot->used)
 			return NULL;
 		if (slot->id == id)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/htab.h"
 #include "model/comm_cache.h"
 
 #define CT_COMM_PROBES	16
@@ -38,24 +39,18 @@ void ct_comm_cache_free(struct ct_comm_cache *cache)
 	cache->mask = 0;
 }
 
-static uint32_t ct_pid_hash(uint32_t pid)
-{
-	/* Knuth's multiplicative hash: pids are dense, spread them out */
-	return pid * 2654435761u;
-}
-
 void ct_comm_cache_set(struct ct_comm_cache *cache, uint32_t pid,
 		       const char *comm)
 {
+	struct ct_probe probe = ct_probe(pid, cache->mask, CT_COMM_PROBES);
 	struct ct_comm_slot *victim = NULL;
-	uint32_t i, idx;
+	uint32_t at;
 	size_t len;
 
-	for (i = 0; i < CT_COMM_PROBES; i++) {
-		struct ct_comm_slot *slot;
+	/* every slot tried taken: the name set longest ago goes */
+	while (ct_probe_next(&probe, &at)) {
+		struct ct_comm_slot *slot = &cache->slots[at];
 
-		idx = (ct_pid_hash(pid) + i) & cache->mask;
-		slot = &cache->slots[idx];
 		if (!slot->used || slot->pid == pid) {
 			victim = slot;
 			break;
@@ -74,13 +69,12 @@ void ct_comm_cache_set(struct ct_comm_cache *cache, uint32_t pid,
 
 const char *ct_comm_cache_get(const struct ct_comm_cache *cache, uint32_t pid)
 {
-	uint32_t i, idx;
+	struct ct_probe probe = ct_probe(pid, cache->mask, CT_COMM_PROBES);
+	uint32_t at;
 
-	for (i = 0; i < CT_COMM_PROBES; i++) {
-		const struct ct_comm_slot *slot;
+	while (ct_probe_next(&probe, &at)) {
+		const struct ct_comm_slot *slot = &cache->slots[at];
 
-		idx = (ct_pid_hash(pid) + i) & cache->mask;
-		slot = &cache->slots[idx];
 		if (!slot->used)
 			return NULL;
 		if (slot->pid == pid)

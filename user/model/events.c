@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/htab.h"
 #include "model/events.h"
 
 void ct_buf_printf(struct ct_buf *b, const char *fmt, ...)
@@ -521,22 +522,18 @@ static void ct_json_fields(struct ct_buf *b, const union ct_record *rec,
 		ct_buf_printf(b, ",\"pid_mismatch\":true");
 }
 
-static uint32_t ct_irq_slot(uint32_t irq)
-{
-	return (irq * 2654435761u) % CT_IRQ_SLOTS;
-}
-
 void ct_irq_names_set(struct ct_irq_names *names, uint32_t irq,
 		      const char *name)
 {
-	uint32_t i, idx = ct_irq_slot(irq);
+	struct ct_probe probe = ct_probe(irq, CT_IRQ_SLOTS - 1, CT_IRQ_SLOTS);
 	size_t len = strnlen(name, CT_IRQ_NAME_LEN - 1);
+	uint32_t idx;
+	bool found = false;
 
-	for (i = 0; i < CT_IRQ_SLOTS; i++, idx = (idx + 1) % CT_IRQ_SLOTS)
-		if (!names->slot[idx].used || names->slot[idx].irq == irq)
-			break;
-	if (i == CT_IRQ_SLOTS)
-		idx = ct_irq_slot(irq);	/* full: replace the home slot */
+	while (!found && ct_probe_next(&probe, &idx))
+		found = !names->slot[idx].used || names->slot[idx].irq == irq;
+	if (!found)
+		idx = ct_probe_home(irq, CT_IRQ_SLOTS - 1);	/* full: replace the home slot */
 	names->slot[idx].irq = irq;
 	names->slot[idx].used = 1;
 	memcpy(names->slot[idx].name, name, len);
@@ -545,9 +542,10 @@ void ct_irq_names_set(struct ct_irq_names *names, uint32_t irq,
 
 const char *ct_irq_names_get(const struct ct_irq_names *names, uint32_t irq)
 {
-	uint32_t i, idx = ct_irq_slot(irq);
+	struct ct_probe probe = ct_probe(irq, CT_IRQ_SLOTS - 1, CT_IRQ_SLOTS);
+	uint32_t idx;
 
-	for (i = 0; i < CT_IRQ_SLOTS; i++, idx = (idx + 1) % CT_IRQ_SLOTS) {
+	while (ct_probe_next(&probe, &idx)) {
 		if (!names->slot[idx].used)
 			return NULL;
 		if (names->slot[idx].irq == irq)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/htab.h"
 #include "model/ksyms.h"
 
 #define CT_KSYM_CACHE_SLOTS	4096
@@ -139,7 +140,8 @@ const char *ct_ksyms_lookup(struct ct_ksyms *ks, uint64_t addr)
 
 	if (!ks->count || !addr || !ks->cache)
 		return NULL;
-	slot = &ks->cache[(addr >> 4) * 2654435761u & ks->cache_mask];
+	/* direct-mapped: a name looked up again replaces the one at home */
+	slot = &ks->cache[ct_probe_home(addr, ks->cache_mask)];
 	if (slot->addr != addr) {
 		slot->addr = addr;
 		slot->name = ct_ksyms_search(ks, addr);
@@ -147,20 +149,15 @@ const char *ct_ksyms_lookup(struct ct_ksyms *ks, uint64_t addr)
 	return slot->name;
 }
 
-static uint32_t ct_symtab_hash(uint64_t addr)
-{
-	return (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 52) % CT_SYMTAB_SLOTS;
-}
-
 void ct_symtab_set(struct ct_symtab *t, uint64_t addr, const char *name)
 {
-	uint32_t i = ct_symtab_hash(addr), probes;
+	struct ct_probe probe = ct_probe(addr, CT_SYMTAB_SLOTS - 1,
+					 CT_SYMTAB_SLOTS);
+	uint32_t at;
 
 	if (!addr)
 		return;
-	for (probes = 0; probes < CT_SYMTAB_SLOTS; probes++) {
-		uint32_t at = (i + probes) % CT_SYMTAB_SLOTS;
-
+	while (ct_probe_next(&probe, &at)) {
 		if (!t->slot[at].addr || t->slot[at].addr == addr) {
 			t->slot[at].addr = addr;
 			snprintf(t->slot[at].name, sizeof(t->slot[at].name), "%s",
@@ -172,11 +169,11 @@ void ct_symtab_set(struct ct_symtab *t, uint64_t addr, const char *name)
 
 const char *ct_symtab_get(const struct ct_symtab *t, uint64_t addr)
 {
-	uint32_t i = ct_symtab_hash(addr), probes;
+	struct ct_probe probe = ct_probe(addr, CT_SYMTAB_SLOTS - 1,
+					 CT_SYMTAB_SLOTS);
+	uint32_t at;
 
-	for (probes = 0; addr && probes < CT_SYMTAB_SLOTS; probes++) {
-		uint32_t at = (i + probes) % CT_SYMTAB_SLOTS;
-
+	while (addr && ct_probe_next(&probe, &at)) {
 		if (!t->slot[at].addr)
 			return NULL;
 		if (t->slot[at].addr == addr)

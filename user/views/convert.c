@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/args.h"
+#include "base/htab.h"
 #include "base/options.h"
 #include "views/convert.h"
 #include "capture/replay.h"
@@ -70,13 +71,12 @@ static void cv_str(FILE *out, const char *s)
 static uint32_t cv_pid(struct cv_state *s, uint32_t tid)
 {
 	uint64_t id = ct_cgroup_task(&s->names.cgroups, tid);
-	uint32_t i = (uint32_t)(id * 2654435761u) & (CV_GROUPS - 1), probes;
+	struct ct_probe probe = ct_probe(id, CV_GROUPS - 1, CV_GROUPS);
+	uint32_t slot;
 
 	if (!id)
 		return tid;
-	for (probes = 0; probes < CV_GROUPS; probes++) {
-		uint32_t slot = (i + probes) & (CV_GROUPS - 1);
-
+	while (ct_probe_next(&probe, &slot)) {
 		if (s->groups[slot] == id)
 			return CV_GROUP_PID + slot;
 		if (!s->groups[slot]) {
@@ -92,12 +92,13 @@ static uint32_t cv_note_tid(struct cv_state *s, uint32_t tid)
 {
 	uint32_t pid = cv_pid(s, tid);
 	uint64_t key = (uint64_t)pid << 32 | tid;
-	uint32_t i = (uint32_t)(key * 2654435761u) & s->tid_mask, probes;
+	struct ct_probe probe = ct_probe(key, s->tid_mask, s->tid_mask + 1);
+	uint32_t at;
 
 	if (!tid)
 		return 0;
-	for (probes = 0; probes <= s->tid_mask; probes++) {
-		uint64_t *slot = &s->tids[(i + probes) & s->tid_mask];
+	while (ct_probe_next(&probe, &at)) {
+		uint64_t *slot = &s->tids[at];
 
 		if (*slot == key)
 			break;
