@@ -45,7 +45,10 @@ STATIC_LIBS	:= -lbpf -lelf -lz
 # the BPF programs in parts, one per subject (bpf/*.bpf.c), each compiled
 # on its own and linked by bpftool gen object into the one object that
 # bpftool gen skeleton embeds in the loader
-BPF_PARTS	:= $(wildcard bpf/*.bpf.c)
+# maps.bpf.c, which defines the maps and settings the others declare
+# extern, goes first: libbpf 1.1's linker fails to place an extern map
+# whose definition comes in a later file ("map relo failed to find map")
+BPF_PARTS	:= bpf/maps.bpf.c $(filter-out bpf/maps.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_PART_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/parts/%.bpf.o,$(BPF_PARTS))
 BPF_OBJS	:= $(BUILD)/bpf/coretrace.bpf.o
 SKELS		:= $(BUILD)/coretrace.skel.h

@@ -2,10 +2,11 @@
 /*
  * Every map and every setting of coretrace's BPF programs, declared once.
  *
- * Each part (*.bpf.c) includes this header; `bpftool gen object` links
- * the parts into one object. The definitions are weak, so that the
- * linker keeps one of each: every part sees the same maps and settings,
- * and the skeleton has one of each.
+ * Each part (*.bpf.c) includes this header and sees them as extern
+ * declarations; maps.bpf.c, the one part that defines CT_MAPS_DEFINE,
+ * holds their definitions (and initial values), and `bpftool gen object`
+ * resolves the others' references to them: one of each in the linked
+ * object and in the skeleton.
  *
  * Settings (const volatile) are set by user space before load and read
  * by the verifier as constants: the code behind a switch that is off is
@@ -19,13 +20,19 @@
 #include "ct_control.h"
 #include "ct_serve.h"
 
-char LICENSE[] __weak SEC("license") = "GPL";
+#ifdef CT_MAPS_DEFINE
+#define CT_SHARED			/* maps.bpf.c: the definitions */
+#define CT_INIT(value)	= value
+#else
+#define CT_SHARED	extern		/* every other part */
+#define CT_INIT(value)
+#endif
 
 /* The ring (its layouts and wakeups: ring.h) */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
-} ct_ring __weak SEC(".maps");
+} ct_ring SEC(".maps");
 
 /* the template of the per-CPU rings; the real ones are sized at run time */
 struct ct_percpu_ring {
@@ -33,12 +40,12 @@ struct ct_percpu_ring {
 	__uint(max_entries, 4096);
 };
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, 1);		/* set to the CPU count at load */
 	__type(key, __u32);
 	__array(values, struct ct_percpu_ring);
-} ct_rings __weak SEC(".maps");
+} ct_rings SEC(".maps");
 
 /*
  * Set by user space once every program is attached, cleared before the
@@ -47,11 +54,11 @@ struct {
  * traced and others not (a softirq exit without its entry, idle time
  * after the last switch).
  */
-volatile bool ct_tracing __weak;
+CT_SHARED volatile bool ct_tracing;
 
-const volatile bool ct_per_cpu_rings __weak;
-const volatile bool ct_wakeup_always __weak;
-const volatile __u64 ct_wakeup_bytes __weak = 1 << 20;
+CT_SHARED const volatile bool ct_per_cpu_rings;
+CT_SHARED const volatile bool ct_wakeup_always;
+CT_SHARED const volatile __u64 ct_wakeup_bytes CT_INIT(1 << 20);
 
 /*
  * Filters, set by user space before load; off when zero/false.
@@ -59,16 +66,16 @@ const volatile __u64 ct_wakeup_bytes __weak = 1 << 20;
  * it a handler's entry is one test: the verifier drops the rest, but not
  * the loads of these volatile settings, which each test would leave.
  */
-const volatile bool ct_checks __weak;
-const volatile bool ct_filter_tasks __weak;		/* any of the four below */
-const volatile __u32 ct_filter_tgid __weak;		/* -p: the process */
-const volatile __u32 ct_filter_tid __weak;		/* -t: one thread */
-const volatile __u32 ct_filter_comm_len __weak;	/* -c: bytes to compare */
-const volatile bool ct_filter_comm_prefix __weak;	/* -c NAME*: a prefix */
-const volatile char ct_filter_comm[CT_COMM_LEN] __weak;
-const volatile bool ct_filter_cpus __weak;		/* -C */
-const volatile bool ct_rename_records __weak = true;	/* task_rename asked for */
-const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS] __weak;
+CT_SHARED const volatile bool ct_checks;
+CT_SHARED const volatile bool ct_filter_tasks;		/* any of the four below */
+CT_SHARED const volatile __u32 ct_filter_tgid;		/* -p: the process */
+CT_SHARED const volatile __u32 ct_filter_tid;		/* -t: one thread */
+CT_SHARED const volatile __u32 ct_filter_comm_len;	/* -c: bytes to compare */
+CT_SHARED const volatile bool ct_filter_comm_prefix;	/* -c NAME*: a prefix */
+CT_SHARED const volatile char ct_filter_comm[CT_COMM_LEN];
+CT_SHARED const volatile bool ct_filter_cpus;		/* -C */
+CT_SHARED const volatile bool ct_rename_records CT_INIT(true);	/* task_rename asked for */
+CT_SHARED const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS];
 
 /*
  * -G: cgroup v2 groups, each with everything below it. A group is known
@@ -76,14 +83,14 @@ const volatile __u8 ct_cpu_allowed[CT_MAX_CPUS] __weak;
  * when its ancestor at that depth has that id), and by its path from the
  * hierarchy's root (to judge a task moved into another group).
  */
-const volatile __u32 ct_filter_cgroups __weak;		/* how many, 0: off */
-const volatile __u64 ct_cg_id[CT_MAX_CGROUPS] __weak;
-const volatile __u32 ct_cg_level[CT_MAX_CGROUPS] __weak;
-const volatile __u32 ct_cg_path_len[CT_MAX_CGROUPS] __weak;
-const volatile char ct_cg_path[CT_MAX_CGROUPS][CT_CGROUP_PATH_LEN] __weak;
+CT_SHARED const volatile __u32 ct_filter_cgroups;		/* how many, 0: off */
+CT_SHARED const volatile __u64 ct_cg_id[CT_MAX_CGROUPS];
+CT_SHARED const volatile __u32 ct_cg_level[CT_MAX_CGROUPS];
+CT_SHARED const volatile __u32 ct_cg_path_len[CT_MAX_CGROUPS];
+CT_SHARED const volatile char ct_cg_path[CT_MAX_CGROUPS][CT_CGROUP_PATH_LEN];
 /* fork and exit are attached for -G even when not traced: records or not */
-const volatile bool ct_fork_records __weak = true;
-const volatile bool ct_exit_records __weak = true;
+CT_SHARED const volatile bool ct_fork_records CT_INIT(true);
+CT_SHARED const volatile bool ct_exit_records CT_INIT(true);
 
 /*
  * Records attempted, lost and filtered: a row of CT_STATS_STRIDE slots per
@@ -93,13 +100,13 @@ const volatile bool ct_exit_records __weak = true;
  * Each CPU writes only its own row (rows are whole cache lines), and user
  * space reads the rows through a mapping.
  */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, CT_MAX_CPUS * CT_STATS_STRIDE);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct ct_counts);
-} ct_stats __weak SEC(".maps");
+} ct_stats SEC(".maps");
 
 /*
  * Pids whose name user space has been told about. No record carries comm
@@ -112,12 +119,12 @@ struct {
  */
 #define CT_ANNOUNCE_SLOTS	16384
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, CT_ANNOUNCE_SLOTS);
 	__type(key, __u32);
 	__type(value, __u32);
-} ct_announced __weak SEC(".maps");
+} ct_announced SEC(".maps");
 
 /*
  * A slot holds the pid whose name user space knows, with CT_GROUP_TOLD
@@ -132,27 +139,27 @@ struct {
  * in its ct_announced slot, and again by cgroup:cgroup_attach_task when it
  * moves.
  */
-const volatile bool ct_cgroup_records __weak;		/* the kernel has cgroups */
+CT_SHARED const volatile bool ct_cgroup_records;		/* the kernel has cgroups */
 
 /* Irqs whose handler name user space has been told about. */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, __u8);
-} ct_irq_announced __weak SEC(".maps");
+} ct_irq_announced SEC(".maps");
 
 /*
  * -p: the threads of the filtered process. User space seeds it from
  * /proc/PID/task; handlers add the current thread whenever it belongs to
  * the process, so threads created later are learnt the first time they run.
  */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u8);
-} ct_tids __weak SEC(".maps");
+} ct_tids SEC(".maps");
 
 /*
  * -G: the tasks in the groups, one bit per pid (512 KiB for the kernel's
@@ -168,20 +175,20 @@ struct {
  */
 #define CT_CG_WORDS		(CT_PID_LIMIT / 64)
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, CT_CG_WORDS);
 	__type(key, __u32);
 	__type(value, __u64);
-} ct_cg_tids __weak SEC(".maps");
+} ct_cg_tids SEC(".maps");
 
 /* a moved task's new path, read from its record (too big for the stack) */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, char[CT_CGROUP_PATH_LEN]);
-} ct_cg_scratch __weak SEC(".maps");
+} ct_cg_scratch SEC(".maps");
 
 /*
  * Triggers (record --trigger-*, with a flight recorder): conditions
@@ -189,21 +196,21 @@ struct {
  * hold. Off when their threshold or name is zero: the verifier then drops
  * their code, and a recording without triggers runs what it ran before.
  */
-const volatile __u64 ct_trig_delay_ns __weak;		/* --trigger-delay */
-const volatile __u32 ct_trig_tgid __weak;		/* --trigger-pid: its scope */
-const volatile __u32 ct_trig_tid __weak;		/* --trigger-tid */
-const volatile __u64 ct_trig_irq_ns __weak;		/* --trigger-irq */
-const volatile __u32 ct_trig_exec_len __weak;		/* --trigger-exec NAME */
-const volatile char ct_trig_exec_comm[CT_COMM_LEN] __weak;
-const volatile __u64 ct_trig_cooldown_ns __weak;
-const volatile __u64 ct_trig_max __weak;		/* 0: no maximum */
+CT_SHARED const volatile __u64 ct_trig_delay_ns;		/* --trigger-delay */
+CT_SHARED const volatile __u32 ct_trig_tgid;		/* --trigger-pid: its scope */
+CT_SHARED const volatile __u32 ct_trig_tid;		/* --trigger-tid */
+CT_SHARED const volatile __u64 ct_trig_irq_ns;		/* --trigger-irq */
+CT_SHARED const volatile __u32 ct_trig_exec_len;		/* --trigger-exec NAME */
+CT_SHARED const volatile char ct_trig_exec_comm[CT_COMM_LEN];
+CT_SHARED const volatile __u64 ct_trig_cooldown_ns;
+CT_SHARED const volatile __u64 ct_trig_max;		/* 0: no maximum */
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ct_trigger_state);
-} ct_trig_state __weak SEC(".maps");
+} ct_trig_state SEC(".maps");
 
 /*
  * Since when each task has been runnable without running: set at its
@@ -225,12 +232,12 @@ struct ct_runnable_slot {
 	__u64 cgroup;		/* serve: its group's id when last switched out */
 };
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, CT_RUNNABLE_SLOTS);
 	__type(key, __u32);
 	__type(value, struct ct_runnable_slot);
-} ct_runnable __weak SEC(".maps");
+} ct_runnable SEC(".maps");
 
 static __always_inline struct ct_runnable_slot *ct_runnable_slot(__u32 pid)
 {
@@ -240,12 +247,12 @@ static __always_inline struct ct_runnable_slot *ct_runnable_slot(__u32 pid)
 }
 
 /* --trigger-pid: the threads of that process, seeded and learnt as ct_tids */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u8);
-} ct_trig_tids __weak SEC(".maps");
+} ct_trig_tids SEC(".maps");
 
 /* When the interrupt (slot 0) and softirq (slot 1) running now began */
 struct ct_irq_start {
@@ -254,12 +261,12 @@ struct ct_irq_start {
 	__u32 reserved;
 };
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct ct_irq_start);
-} ct_irq_start __weak SEC(".maps");
+} ct_irq_start SEC(".maps");
 
 /*
  * coretrace serve: its programs (serve.bpf.c) add up here instead of
@@ -277,45 +284,45 @@ struct {
  * CT_AGG_IDX_FOLDED, and ct_agg_folded keeps which groups did, for
  * their count.
  */
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ct_agg_cgroup);
-} ct_agg_groups __weak SEC(".maps");
+} ct_agg_groups SEC(".maps");
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u64);
 	__type(value, __u32);
-} ct_agg_group_ids __weak SEC(".maps");
+} ct_agg_group_ids SEC(".maps");
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_QUEUE);
 	__uint(max_entries, 1);
 	__type(value, __u32);
-} ct_agg_free __weak SEC(".maps");
+} ct_agg_free SEC(".maps");
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u64);
 	__type(value, __u8);
-} ct_agg_folded __weak SEC(".maps");
+} ct_agg_folded SEC(".maps");
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ct_agg_cpu);
-} ct_agg_cpus __weak SEC(".maps");
+} ct_agg_cpus SEC(".maps");
 
-struct {
+CT_SHARED struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ct_agg_irq);
-} ct_agg_irqs __weak SEC(".maps");
+} ct_agg_irqs SEC(".maps");
 
 #endif /* CORETRACE_BPF_MAPS_H */
