@@ -32,8 +32,7 @@ int ct_layout_option(int id, const char *arg, struct ct_layout_opts *opts,
 
 /*
  * -d, -v, --btf, --btf-from-formats: the session options record, top and
- * serve share; @p is the command's options, whose first member is a
- * struct ct_session_opts
+ * serve share, into the struct ct_session_opts @p
  */
 int ct_set_session(int id, const char *arg, void *p, FILE *err,
 		   const char *cmd)

@@ -44,7 +44,7 @@ extern const struct ct_opt ct_session_table[];
 /* --btf, --btf-from-formats into @opts; 0, or -1 after one sentence */
 int ct_layout_option(int id, const char *arg, struct ct_layout_opts *opts,
 		     FILE *err, const char *cmd);
-/* -d, -v and the layouts, into the struct ct_session_opts @p begins with */
+/* -d, -v and the layouts, into the struct ct_session_opts @p */
 int ct_set_session(int id, const char *arg, void *p, FILE *err,
 		   const char *cmd);
 /* what to trace and the session, into the struct ct_record_opts @p */

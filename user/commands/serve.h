@@ -11,7 +11,7 @@
 #define CT_SERVE_MAX_CGROUPS	256
 
 struct ct_serve_opts {
-	struct ct_session_opts session;	/* first: -d, -v, the layouts */
+	struct ct_session_opts session;	/* -d, -v, the layouts */
 	const char *listen;		/* --web.listen-address */
 	const char *path;		/* --web.telemetry-path */
 	unsigned int max_cgroups;	/* --max-cgroups */

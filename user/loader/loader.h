@@ -20,8 +20,8 @@ struct coretrace_bpf;		/* the skeleton (coretrace.skel.h) */
 
 /* What to load, and how: the options of record and top (serve makes one) */
 /*
- * What record, top and serve share, defined once: the first member of
- * each one's options, so that one setter (ct_set_session) fills it
+ * What record, top and serve share, defined once and embedded in each
+ * one's options; one setter fills it (ct_set_session)
  */
 struct ct_session_opts {
 	double duration;	/* seconds, 0: until SIGINT/SIGTERM */
@@ -30,7 +30,7 @@ struct ct_session_opts {
 };
 
 struct ct_record_opts {
-	struct ct_session_opts session;	/* first: see ct_session_opts */
+	struct ct_session_opts session;	/* -d, -v, the layouts */
 	uint32_t buffer_size;	/* ring buffer bytes (per ring), a power of two */
 	enum ct_format format;
 	uint64_t events;	/* 1 << type for each event to trace */
