@@ -202,6 +202,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	@$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	tests/host/bt2-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/text-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
+	tests/host/outfile-check.sh $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/verifier-matrix-check.sh
 	tests/host/layers-check.py --self-test
 	tests/host/layers-check.py user

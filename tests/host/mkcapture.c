@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	if (!m.current || ct_comm_cache_init(&m.comms, 4096))
 		return 1;
 	m.clock = 1000000000ull;
-	if (ct_ctf_open(&m.ctf, argv[optind], m.ncpus, &env)) {
+	if (ct_ctf_open(&m.ctf, argv[optind], m.ncpus, &env, NULL)) {
 		perror(argv[optind]);
 		return 1;
 	}

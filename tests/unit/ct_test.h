@@ -61,6 +61,7 @@ void test_output(void);
 void test_serve(void);
 void test_pktring(void);
 void test_recorder(void);
+void test_outdir(void);
 void test_cgroup(void);
 
 #endif /* CORETRACE_CT_TEST_H */

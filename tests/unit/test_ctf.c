@@ -79,7 +79,7 @@ static uint64_t event_bytes(union ct_record rec, uint64_t prev, uint64_t ts)
 	uint64_t bytes;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	ct_ctf_add(&ctf, &first, 0);
 	ct_set_ts(&rec.hdr, ts);
 	rec.hdr.cpu = 0;
@@ -158,7 +158,7 @@ static void test_event_is_record(void)
 	memcpy(late.sched_switch.next_comm, "bb", 3);
 	late.sched_switch.prev_pid = 0x01020304;
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	ct_ctf_add(&ctf, &first, 0);
 	ct_ctf_add(&ctf, &late, 0);
 	ev = ctf.streams[0].packet + CT_CTF_HEAD + (5 + 12 + 2);
@@ -186,7 +186,7 @@ static void test_capture_files(void)
 	FILE *f;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	r = make_switch(1000, 1);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
 	r = make_switch(900, 1);		/* late: stamped 1000, never back */
@@ -228,7 +228,7 @@ static void test_capture_files(void)
 	snprintf(path, sizeof(path), "%s/stream_0", dir);
 	CT_CHECK(stat(path, &st) && errno == ENOENT);	/* no event, no file */
 	/* a record for a CPU the capture has no stream for */
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	r = make_switch(1, 7);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 0), -ERANGE);
 	CT_CHECK_INT(ct_ctf_close(&ctf), 0);
@@ -245,7 +245,7 @@ static void test_write_error(void)
 	struct ct_ctf ctf;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	close(ctf.streams[0].fd);
 	ctf.streams[0].fd = open("/dev/full", O_WRONLY);
 	CT_CHECK(ctf.streams[0].fd >= 0);
@@ -256,7 +256,7 @@ static void test_write_error(void)
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CT_CHECK_INT(system(path), 0);
 	/* a directory that cannot be made */
-	CT_CHECK(ct_ctf_open(&ctf, "/proc/coretrace-no/such", 1, &env) < 0);
+	CT_CHECK(ct_ctf_open(&ctf, "/proc/coretrace-no/such", 1, &env, NULL) < 0);
 	ct_ctf_close(&ctf);
 }
 
@@ -270,7 +270,7 @@ static void test_writer_round_trip(void)
 	struct stat st;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
 	CT_CHECK(ctf.writer_pid > 0);
 	CT_CHECK_INT(ctf.streams[1].fd, -1);	/* the files are the child's */
@@ -334,7 +334,7 @@ static void test_writer_slots(void)
 	int cpu, added = 0;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
 	CT_CHECK(ctf.slots != NULL);
 	/* ~2850 switches fill a packet: 20 packets a CPU, 40 through 6 slots */
@@ -374,7 +374,7 @@ static void test_writer_drops_partial(void)
 	int status = -1;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);
 	CT_CHECK_INT(ct_ctf_add(&ctf, &r, 5), 0);
 	CT_CHECK_INT(ct_ctf_flush_old(&ctf, 5 + 1000000000ull, 1000000000ull), 0);
@@ -405,7 +405,7 @@ static void test_writer_error(void)
 	int tries, err = 0;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	close(ctf.streams[0].fd);
 	ctf.streams[0].fd = open("/dev/full", O_WRONLY);
 	CT_CHECK_INT(ct_ctf_start_writer(&ctf), 0);

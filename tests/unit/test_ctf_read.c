@@ -27,7 +27,7 @@ static void write_capture(const char *dir)
 	struct ct_ctf ctf;
 	union ct_record r;
 
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	memset(&r, 0, sizeof(r));
 	ct_set_ts(&r.comm, 10);
 	r.comm.type = CT_EV_COMM;
@@ -109,7 +109,7 @@ static void test_recovery(void)
 	int cpu;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	for (cpu = 0; cpu < 2; cpu++) {
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
@@ -172,7 +172,7 @@ static void test_clock_round_trip(void)
 	unsigned int i;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	for (i = 0; i < 4; i++) {
@@ -209,7 +209,7 @@ static void test_env_round_trip(void)
 		env.clock_offset_ns = offsets[i];
 		memset(&st, 0, sizeof(st));
 		CT_CHECK(mkdtemp(dir) != NULL);
-		CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+		CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
 		ct_set_ts(&r.sched_switch, 1000);
@@ -241,7 +241,7 @@ static void test_merge_order(void)
 	unsigned int i;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 3, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 3, &env, NULL), 0);
 	for (i = 0; i < 5; i++) {
 		memset(&r, 0, sizeof(r));
 		r.sched_switch.type = CT_EV_SCHED_SWITCH;
@@ -297,7 +297,7 @@ static void test_ksym(void)
 	CT_CHECK_INT(ct_ksyms_load(&ks, f), 0);
 	fclose(f);
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 1, &env, NULL), 0);
 	ctf.ksyms = &ks;
 	for (i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof(r));
@@ -485,7 +485,7 @@ static void test_packet_checks(void)
 	unsigned int i;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
-	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env), 0);
+	CT_CHECK_INT(ct_ctf_open(&ctf, dir, 2, &env, NULL), 0);
 	memset(&r, 0, sizeof(r));
 	r.sched_switch.type = CT_EV_SCHED_SWITCH;
 	for (i = 0; i < 4; i++) {

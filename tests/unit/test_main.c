@@ -59,6 +59,7 @@ int main(void)
 		{ "output", test_output },
 		{ "pktring", test_pktring },
 		{ "recorder", test_recorder },
+		{ "outdir", test_outdir },
 		{ "cgroup", test_cgroup },
 		{ "serve", test_serve },
 	};

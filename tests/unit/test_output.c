@@ -11,6 +11,8 @@
 #include "capture/capture_output.h"
 #include "views/lines.h"
 
+static char why[CT_OUTDIR_WHY];	/* a refused directory's sentence */
+
 /* an output that notes whether pid 42's name was known when fed */
 struct probe {
 	struct ct_output out;
@@ -206,7 +208,7 @@ static void test_capture(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_capture_output(dir, 2, &env, &names, 1000, &err);
+	out = ct_capture_output(dir, 2, &env, NULL, &names, 1000, &err, why);
 	CT_CHECK(out != NULL);
 	CT_CHECK_INT(err, 0);
 	if (!out)
@@ -232,7 +234,7 @@ static void test_capture(void)
 	CT_CHECK_INT(system(cmd), 0);
 
 	/* a directory that cannot be made: no output, the reason */
-	out = ct_capture_output("/proc/ct-no-such/dir", 2, &env, &names, 1, &err);
+	out = ct_capture_output("/proc/ct-no-such/dir", 2, &env, NULL, &names, 1, &err, why);
 	CT_CHECK(out == NULL);
 	CT_CHECK(err < 0);
 	ct_names_free(&names);

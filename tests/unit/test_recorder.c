@@ -19,6 +19,8 @@
 #include "capture/recorder.h"
 #include "commands/trigger.h"
 
+static char why[CT_OUTDIR_WHY];	/* a refused directory's sentence */
+
 struct tally {
 	unsigned long long records, comms, switches;
 	unsigned long long named_43;	/* comm records naming pid 43 */
@@ -134,7 +136,7 @@ static void test_flight(void)
 {
 	char dir[] = "/tmp/ct-unit-flight-XXXXXX", part[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0 };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0 } };
 	struct ct_names names;
 	struct ct_output *out;
 	struct tally t1, t2;
@@ -146,7 +148,8 @@ static void test_flight(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	ct_outdir_defaults(&opts.out);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 	CT_CHECK(out != NULL);
 	CT_CHECK_INT(err, 0);
 	if (!out)
@@ -227,7 +230,7 @@ static void test_chunks(void)
 {
 	char dir[] = "/tmp/ct-unit-chunks-XXXXXX", part[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 3, 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 3, 0, { 0, 0, 0 } };
 	struct ct_names names;
 	struct ct_output *out;
 	struct tally t;
@@ -238,7 +241,8 @@ static void test_chunks(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	ct_outdir_defaults(&opts.out);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
@@ -295,7 +299,7 @@ static void test_rotated_read(void)
 {
 	char dir[] = "/tmp/ct-unit-rotated-XXXXXX", path[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0, { 0, 0, 0 } };
 	struct ct_ctf_reader reader;
 	struct ct_names names;
 	struct ct_output *out;
@@ -307,7 +311,8 @@ static void test_rotated_read(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	ct_outdir_defaults(&opts.out);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
@@ -387,7 +392,7 @@ static void test_part_metadata(void)
 {
 	char dir[] = "/tmp/ct-unit-partmeta-XXXXXX", path[100], cmd[1400];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0 };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0 } };
 	static const char *const damage[] = {
 		"s/coretrace_part_index = 1;/coretrace_part_index = x;/",
 		"s/coretrace_overwritten_records = [0-9]*;/coretrace_overwritten_records = -1;/",
@@ -404,7 +409,8 @@ static void test_part_metadata(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	ct_outdir_defaults(&opts.out);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
@@ -551,7 +557,7 @@ static void test_empty_chunk(void)
 {
 	char dir[] = "/tmp/ct-unit-empty-XXXXXX", path[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0, { 0, 0, 0 } };
 	struct ct_names names;
 	struct ct_output *out;
 	bool quiet;
@@ -559,7 +565,8 @@ static void test_empty_chunk(void)
 
 	CT_CHECK(mkdtemp(dir) != NULL);
 	CT_CHECK_INT(ct_names_init(&names, 64), 0);
-	out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+	ct_outdir_defaults(&opts.out);
+	out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
@@ -576,7 +583,8 @@ static void test_empty_chunk(void)
 	pid_t child = fork(), writer = 0;
 
 	if (child == 0) {
-		out = ct_parts_output(&opts, 2, &env, &names, 1, &err);
+		ct_outdir_defaults(&opts.out);
+		out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
 		_exit(out ? 0 : 1);	/* no close: as if killed */
 	}
 	CT_CHECK(child > 0);

@@ -75,8 +75,9 @@ static const struct ct_output_ops ct_capture_ops = {
 
 struct ct_output *ct_capture_output(const char *dir, int ncpus,
 				    const struct ct_ctf_env *env,
+				    const struct ct_outdir_opts *out,
 				    struct ct_names *names, uint64_t now_ns,
-				    int *err)
+				    int *err, char *why)
 {
 	struct ct_capture *c = calloc(1, sizeof(*c));
 
@@ -84,7 +85,8 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = ct_ctf_open(&c->ctf, dir, ncpus, env);
+	*err = ct_ctf_open(&c->ctf, dir, ncpus, env, out);
+	snprintf(why, CT_OUTDIR_WHY, "%s", c->ctf.why);
 	c->ctf.ksyms = names->pctx.ksyms;	/* names travel with the capture */
 	if (!*err)
 		*err = ct_ctf_start_writer(&c->ctf);

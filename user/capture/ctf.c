@@ -23,6 +23,7 @@
 #include "base/htab.h"
 #include "base/signals.h"
 #include "capture/ctf.h"
+#include "capture/outdir.h"
 #include "base/version.h"
 
 _Static_assert(CT_EV_MAX < CT_CTF_ID_EXTENDED,
@@ -409,7 +410,8 @@ struct ct_writer_status {
 /* What the writer is writing into: the capture, or one part of it. */
 struct ct_writer {
 	struct ct_ctf *ctf;
-	char path[4096];		/* the directory being written */
+	char part[CT_PART_NAME + 16];	/* its name in DIR while written */
+	int part_fd;			/* it, open; DIR's fd for the capture */
 	char name[CT_PART_NAME];	/* its final name; "" for the capture */
 	bool open, hidden, lazy;	/* lazy: stream files on first packet */
 	int files;			/* stream files made in the directory */
@@ -480,7 +482,8 @@ static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
 	int fd, max = (int)sysconf(_SC_OPEN_MAX), cpu;
 
 	for (fd = 0; fd < max && fd < 65536; fd++) {
-		bool keep = fd == in_fd || fd == status_fd;
+		bool keep = fd == in_fd || fd == status_fd ||
+			    fd == ctf->dir_fd;
 
 		for (cpu = 0; cpu < ctf->ncpus && !keep; cpu++)
 			keep = fd == ctf->streams[cpu].fd;
@@ -493,16 +496,16 @@ static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
  * A CPU that had no event leaves no stream file: a CTF stream holds at
  * least one packet, and an empty file is what a reader should doubt.
  */
-static void ct_ctf_drop_empty(const struct ct_ctf *ctf, const char *dir)
+static void ct_ctf_drop_empty(const struct ct_ctf *ctf, int dir_fd)
 {
-	char path[4096];
+	char name[32];
 	int cpu;
 
 	for (cpu = 0; cpu < ctf->ncpus; cpu++) {
 		if (ctf->streams[cpu].bytes)
 			continue;
-		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
-		unlink(path);
+		snprintf(name, sizeof(name), "stream_%d", cpu);
+		unlinkat(dir_fd, name, 0);
 	}
 }
 
@@ -510,43 +513,20 @@ static void ct_ctf_drop_empty(const struct ct_ctf *ctf, const char *dir)
  * coretrace went away without closing the capture: say so in a file that
  * CTF readers skip (a dot file) and `coretrace report` reads.
  */
-static void ct_writer_mark_cut(const char *dir)
+static void ct_writer_mark_cut(const struct ct_ctf *ctf, int dir_fd)
 {
 	static const char why[] =
 		"coretrace record ended without closing this capture (killed?): the records it still held, at most a second's worth, are missing\n";
-	char path[4096];
 	ssize_t written;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = ct_outdir_create(dir_fd, CT_CTF_CUT_FILE, ctf->out.file_mode);
 	if (fd < 0)
 		return;
 	/* even left empty by a full disk, the file marks the cut */
 	written = write(fd, why, sizeof(why) - 1);
 	close(fd);
 	(void)written;
-}
-
-/* Remove the files of @dir (no subdirectories: parts have none), then it. */
-static int ct_remove_tree(const char *dir)
-{
-	struct dirent *entry;
-	int err = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((entry = readdir(d))) {
-		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd(d), entry->d_name, 0) && !err)
-			err = -errno;
-	}
-	closedir(d);
-	if (rmdir(dir) && !err)
-		err = -errno;
-	return err;
 }
 
 static int *ct_writer_fd(struct ct_writer *w, uint32_t cpu)
@@ -563,17 +543,17 @@ static struct ct_ctf_stream *ct_writer_stream(struct ct_writer *w, uint32_t cpu)
 static int ct_writer_file(struct ct_writer *w, uint32_t cpu)
 {
 	int *fd = ct_writer_fd(w, cpu);
-	char path[4200];
+	char name[32];
 
 	if (*fd >= 0 || !w->lazy)
 		return *fd;
 	if (cpu == CT_WRITER_NAMES)
-		snprintf(path, sizeof(path), "%s/" CT_CTF_NAMES_FILE, w->path);
+		snprintf(name, sizeof(name), CT_CTF_NAMES_FILE);
 	else
-		snprintf(path, sizeof(path), "%s/stream_%u", w->path, cpu);
-	*fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		snprintf(name, sizeof(name), "stream_%u", cpu);
+	*fd = ct_outdir_create(w->part_fd, name, w->ctf->out.file_mode);
 	if (*fd < 0 && !w->err)
-		w->err = -errno;
+		w->err = *fd;
 	w->files += *fd >= 0;
 	return *fd;
 }
@@ -614,7 +594,7 @@ static int ct_writer_close_files(struct ct_writer *w, bool sync)
 		*fd = -1;
 	}
 	if (!w->lazy)
-		ct_ctf_drop_empty(w->ctf, w->path);
+		ct_ctf_drop_empty(w->ctf, w->part_fd);
 	return w->err;
 }
 
@@ -622,7 +602,6 @@ static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
 			   size_t len)
 {
 	struct ct_writer_open head;
-	char path[4200];
 	ssize_t n;
 	int fd, cpu;
 
@@ -639,20 +618,19 @@ static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
 	for (cpu = 0; cpu < w->ctf->ncpus; cpu++)
 		w->ctf->streams[cpu].bytes = 0;
 	if (w->hidden)
-		snprintf(w->path, sizeof(w->path), "%s/.%s.partial",
-			 w->ctf->dir, head.name);
+		snprintf(w->part, sizeof(w->part), ".%s.partial", head.name);
 	else
-		snprintf(w->path, sizeof(w->path), "%s/%s", w->ctf->dir,
-			 head.name);
-	ct_remove_tree(w->path);	/* a partial one left by a crash */
-	if (mkdir(w->path, 0755)) {
-		w->err = -errno;
+		snprintf(w->part, sizeof(w->part), "%s", head.name);
+	/* a partial one left by a crash, or whatever was planted there */
+	w->part_fd = ct_outdir_mkdir(w->ctf->dir_fd, w->part,
+				     w->ctf->out.file_mode);
+	if (w->part_fd < 0) {
+		w->err = w->part_fd;
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/metadata", w->path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = ct_outdir_create(w->part_fd, "metadata", w->ctf->out.file_mode);
 	if (fd < 0) {
-		w->err = -errno;
+		w->err = fd;
 		return;
 	}
 	len -= sizeof(head);
@@ -666,22 +644,32 @@ static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
 	w->dir_bytes += len;
 }
 
+/* The part's own descriptor, once its files are closed */
+static void ct_writer_close_part(struct ct_writer *w)
+{
+	if (w->part_fd >= 0 && w->part_fd != w->ctf->dir_fd)
+		close(w->part_fd);
+	w->part_fd = -1;
+}
+
 static void ct_writer_close(struct ct_writer *w)
 {
-	char final[4200];
+	int dir_fd = w->ctf->dir_fd;
 
 	if (!w->open)
 		return;
 	ct_writer_close_files(w, w->hidden);
+	if (w->hidden && !w->err && w->part_fd >= 0 && fsync(w->part_fd))
+		w->err = -errno;
+	ct_writer_close_part(w);
 	if (w->lazy && !w->files) {
 		/* nothing was recorded in it: no capture to leave (0 bytes) */
-		ct_remove_tree(w->path);
+		ct_outdir_remove(dir_fd, w->part);
 		w->dir_bytes = 0;
 	} else if (w->hidden) {
-		snprintf(final, sizeof(final), "%s/%s", w->ctf->dir, w->name);
-		if (w->err)
-			ct_remove_tree(w->path);	/* never a part-written snapshot */
-		else if (rename(w->path, final))
+		if (w->err)	/* never a part-written snapshot */
+			ct_outdir_remove(dir_fd, w->part);
+		else if (renameat(dir_fd, w->part, dir_fd, w->name))
 			w->err = -errno;
 	}
 	w->open = false;
@@ -696,17 +684,22 @@ static void ct_writer_abandon(struct ct_writer *w)
 	if (!w->open)
 		return;
 	ct_writer_close_files(w, false);
-	if (w->hidden || !w->files)
-		ct_remove_tree(w->path);	/* half a snapshot, or an empty chunk */
-	else
-		ct_writer_mark_cut(w->path);
+	if (w->hidden || !w->files) {
+		ct_writer_close_part(w);
+		/* half a snapshot, or an empty chunk */
+		ct_outdir_remove(w->ctf->dir_fd, w->part);
+	} else {
+		if (w->part_fd >= 0)
+			ct_writer_mark_cut(w->ctf, w->part_fd);
+		ct_writer_close_part(w);
+	}
 	w->open = false;
 }
 
 static void ct_writer_remove(struct ct_writer *w, const unsigned char *msg,
 			     size_t len)
 {
-	char name[CT_PART_NAME], path[4200];
+	char name[CT_PART_NAME];
 
 	if (!len || len > sizeof(name))
 		return;
@@ -714,8 +707,7 @@ static void ct_writer_remove(struct ct_writer *w, const unsigned char *msg,
 	name[len - 1] = '\0';
 	if (!name[0] || strchr(name, '/') || name[0] == '.')
 		return;		/* only a part of this recording */
-	snprintf(path, sizeof(path), "%s/%s", w->ctf->dir, name);
-	ct_remove_tree(path);
+	ct_outdir_remove(w->ctf->dir_fd, name);
 }
 
 /* Handle one message; false when the writer is done (END or bad input). */
@@ -782,7 +774,7 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	w.status_fd = status_fd;
 	/* a plain capture: its files are open already */
 	w.open = ctf->streams[0].fd >= 0;
-	snprintf(w.path, sizeof(w.path), "%s", ctf->dir);
+	w.part_fd = ctf->dir_fd;
 	if (!buf)
 		ctf->error = -ENOMEM;
 	while (ct_read_full(in_fd, &msg, sizeof(msg)) == sizeof(msg)) {
@@ -810,7 +802,7 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 		ct_writer_abandon(&w);
 	else {
 		ct_writer_close_files(&w, false);
-		ct_writer_mark_cut(w.path);
+		ct_writer_mark_cut(ctf, ctf->dir_fd);
 	}
 	if (w.err && !ctf->error)
 		ctf->error = w.err;
@@ -1375,16 +1367,25 @@ static int ct_ctf_make_uuid(unsigned char uuid[16])
 	return 0;
 }
 
-/* DIR made if missing, a new uuid, a closed stream per CPU; 0 or -errno */
-static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus)
+/*
+ * DIR made if missing and held open (outdir.h says which it refuses), a
+ * new uuid, a closed stream per CPU; 0 or -errno
+ */
+static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus,
+		       const struct ct_outdir_opts *out)
 {
 	int cpu, err;
 
 	memset(ctf, 0, sizeof(*ctf));
 	ctf->pipe_fd = -1;
 	ctf->status_fd = -1;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
+	if (out)
+		ctf->out = *out;
+	else
+		ct_outdir_defaults(&ctf->out);
+	ctf->dir_fd = ct_outdir_open(dir, &ctf->out, ctf->why, sizeof(ctf->why));
+	if (ctf->dir_fd < 0)
+		return ctf->dir_fd;
 	err = ct_ctf_make_uuid(ctf->uuid);
 	if (err)
 		return err;
@@ -1400,29 +1401,36 @@ static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus)
 }
 
 int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
-		const struct ct_ctf_env *env)
+		const struct ct_ctf_env *env, const struct ct_outdir_opts *out)
 {
-	char path[4096];
+	char name[32];
 	FILE *meta;
-	int cpu, err = ct_ctf_init(ctf, dir, ncpus);
+	int cpu, fd, err = ct_ctf_init(ctf, dir, ncpus, out);
 
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	meta = fopen(path, "w");
-	if (!meta)
-		return -errno;
+	fd = ct_outdir_create(ctf->dir_fd, "metadata", ctf->out.file_mode);
+	if (fd < 0)
+		return fd;
+	meta = fdopen(fd, "w");
+	if (!meta) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	err = ct_ctf_write_metadata(meta, ctf->uuid, env);
 	if (fclose(meta) && !err)
 		err = -errno;
 	for (cpu = 0; cpu < ncpus && !err; cpu++) {
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
-		snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
-		s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		snprintf(name, sizeof(name), "stream_%d", cpu);
+		s->fd = ct_outdir_create(ctf->dir_fd, name, ctf->out.file_mode);
 		s->packet = malloc(CT_CTF_PACKET_MAX);
-		if (s->fd < 0 || !s->packet)
-			err = s->fd >= 0 ? -ENOMEM : -errno;
+		if (s->fd < 0)
+			err = s->fd;
+		else if (!s->packet)
+			err = -ENOMEM;
 	}
 	return err;
 }
@@ -1444,7 +1452,7 @@ int ct_ctf_close(struct ct_ctf *ctf)
 			free(s->packet);
 	}
 	if (own_files && ctf->streams && ctf->dir)
-		ct_ctf_drop_empty(ctf, ctf->dir);
+		ct_ctf_drop_empty(ctf, ctf->dir_fd);
 	if (ctf->writer_pid) {
 		if (ct_ctf_tell(ctf, CT_WMSG_END, 0, NULL, 0) && !ctf->error)
 			ctf->error = -EPIPE;
@@ -1455,6 +1463,9 @@ int ct_ctf_close(struct ct_ctf *ctf)
 		ctf->writer_pid = 0;
 	}
 	ct_ctf_unshare_packets(ctf);
+	if (ctf->dir_fd >= 0)
+		close(ctf->dir_fd);
+	ctf->dir_fd = -1;
 	free(ctf->streams);
 	free(ctf->dir);
 	free(ctf->announced);
@@ -1464,9 +1475,10 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	return ctf->error;
 }
 
-int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus)
+int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus,
+		      const struct ct_outdir_opts *out)
 {
-	int cpu, err = ct_ctf_init(ctf, dir, ncpus);
+	int cpu, err = ct_ctf_init(ctf, dir, ncpus, out);
 
 	for (cpu = 0; cpu < ncpus && !err; cpu++) {
 		ctf->streams[cpu].packet = malloc(CT_CTF_PACKET_MAX);

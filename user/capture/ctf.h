@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "capture/outdir.h"
 #include "model/cgroup.h"
 #include "model/comm_cache.h"
 #include "model/events.h"
@@ -78,6 +79,9 @@ struct ct_ctf_stream {
 
 struct ct_ctf {
 	char *dir;
+	int dir_fd;			/* DIR, open: files are made in it */
+	struct ct_outdir_opts out;	/* their owner and mode */
+	char why[CT_OUTDIR_WHY];			/* why DIR was refused, or "" */
 	unsigned char uuid[16];
 	int ncpus;
 	struct ct_ctf_stream *streams;
@@ -115,9 +119,13 @@ struct ct_ctf {
 	uint64_t closed_dirs;		/* directories the writer finished */
 };
 
-/* Create DIR (which must not exist or be empty) with its metadata. */
+/*
+ * Create DIR (which must not exist or be empty) with its metadata; files
+ * as @out says (NULL: owner-only, as the effective user). On -errno,
+ * ->why may say why DIR was refused.
+ */
 int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
-		const struct ct_ctf_env *env);
+		const struct ct_ctf_env *env, const struct ct_outdir_opts *out);
 /*
  * Hand the stream files to a writer process (see ctf.c); from then on
  * packets reach the disk whole even if this process is killed.
@@ -139,7 +147,8 @@ int ct_ctf_close(struct ct_ctf *ctf);
  * capture; nothing is written until ct_ctf_begin_dir(). The writer is
  * started here.
  */
-int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus);
+int ct_ctf_open_parts(struct ct_ctf *ctf, const char *dir, int ncpus,
+		      const struct ct_outdir_opts *out);
 /*
  * The writer's next directory, DIR/@name with its metadata from @env;
  * @hidden: made as DIR/.@name.partial and renamed to DIR/@name once

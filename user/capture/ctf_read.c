@@ -383,6 +383,49 @@ static bool ct_in_chunk(const char *path, const struct stat *cap)
 	return !stat(up, &st) && ct_same_file(&st, cap);
 }
 
+FILE *ct_output_open(const char *out, char *why, size_t len)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd, err = 0;
+
+	/* O_NONBLOCK: a FIFO planted there must not hold us at open */
+	fd = open(out, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		  0600);
+	if (fd < 0) {
+		err = errno;
+		if (err == ELOOP)
+			snprintf(why, len, "%.4000s: is a symbolic link; coretrace does not write through links",
+				 out);
+		else if (!lstat(out, &st) && !S_ISREG(st.st_mode))
+			snprintf(why, len, "%.4000s: is not a regular file", out);
+		else
+			snprintf(why, len, "cannot write %.4000s: %s", out,
+				 strerror(err));
+		errno = err;
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0) < 0)
+		err = errno;
+	if (!err)
+		f = fdopen(fd, "w");
+	if (!f) {
+		err = err ? err : errno;
+		if (err == EINVAL)
+			snprintf(why, len, "%.4000s: is not a regular file", out);
+		else
+			snprintf(why, len, "cannot write %.4000s: %s", out,
+				 strerror(err));
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
 int ct_output_check(const char *out, const char *dir, char *why, size_t len)
 {
 	char parent[4096];

@@ -90,5 +90,12 @@ void ct_ctf_reader_print_losses(const struct ct_ctf_reader *r, const char *who);
  * not a directory. 0, or -errno with one sentence in @why.
  */
 int ct_output_check(const char *out, const char *dir, char *why, size_t len);
+/*
+ * @out opened for writing as coretrace writes every file it is told to:
+ * a symbolic link is refused, not followed, and so is anything but a
+ * regular file; a file made is 0600, one that exists is truncated only
+ * once checked. NULL with errno set and the sentence in @why.
+ */
+FILE *ct_output_open(const char *out, char *why, size_t len);
 
 #endif /* CORETRACE_CTF_READ_H */

@@ -18,7 +18,9 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "capture/pktring.h"
@@ -83,10 +85,15 @@ static int ct_parts_scan(struct ct_parts *p)
 {
 	struct dirent *entry;
 	uint32_t n;
-	DIR *d = opendir(p->opts.dir);
+	int fd = openat(p->ctf.dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
-	if (!d)
-		return -errno;
+	if (!d) {
+		n = errno;
+		if (fd >= 0)
+			close(fd);
+		return -(int)n;
+	}
 	while ((entry = readdir(d))) {
 		n = ct_part_index(entry->d_name, "snapshot");
 		if (n >= p->next_snapshot)
@@ -515,7 +522,7 @@ static int ct_parts_start(struct ct_parts *p, const struct ct_ctf_env *env)
 		p->ring.on_drop = ct_flight_dropped;
 		p->ring.drop_ctx = p;
 	}
-	err = ct_ctf_open_parts(&p->ctf, p->opts.dir, p->ncpus);
+	err = ct_ctf_open_parts(&p->ctf, p->opts.dir, p->ncpus, &p->opts.out);
 	if (!err)
 		err = ct_parts_scan(p);
 	if (err)
@@ -534,7 +541,7 @@ static int ct_parts_start(struct ct_parts *p, const struct ct_ctf_env *env)
 struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
 				  const struct ct_ctf_env *env,
 				  struct ct_names *names, uint64_t now_ns,
-				  int *err)
+				  int *err, char *why)
 {
 	struct ct_parts *p = calloc(1, sizeof(*p));
 
@@ -549,8 +556,11 @@ struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
 	p->out.ops = opts->flight_bytes ? &ct_flight_ops : &ct_chunks_ops;
 	*err = ct_parts_start(p, env);
 	if (*err) {
+		snprintf(why, CT_OUTDIR_WHY, "%s", p->ctf.why);
 		if (p->ctf.streams)
 			ct_ctf_close(&p->ctf);
+		else if (p->ctf.dir_fd >= 0)
+			close(p->ctf.dir_fd);
 		ct_parts_free(p);
 		free(p);
 		return NULL;

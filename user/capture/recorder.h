@@ -14,16 +14,18 @@ struct ct_parts_opts {
 	uint64_t chunk_ns;		/* --chunk-time: 0 no limit */
 	unsigned int max_chunks;	/* --max-chunks: 0 keep all */
 	int verbose;
+	struct ct_outdir_opts out;	/* owner and mode of what is written */
 };
 
 /*
  * A flight recorder (opts->flight_bytes) whose snapshots are capture
  * directories DIR/snapshot-N, or a recording rotated into chunks
- * DIR/chunk-N. NULL with *@err set when it cannot start.
+ * DIR/chunk-N. NULL with *@err set when it cannot start, and @why
+ * (CT_OUTDIR_WHY bytes) the sentence when DIR was refused.
  */
 struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
 				  const struct ct_ctf_env *env,
 				  struct ct_names *names, uint64_t now_ns,
-				  int *err);
+				  int *err, char *why);
 
 #endif /* CORETRACE_RECORDER_H */

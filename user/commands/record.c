@@ -487,9 +487,14 @@ static void ct_session_free(struct ct_session *s)
 static int ct_open_capture(struct ct_session *s)
 {
 	struct ct_ctf_env env = { "unknown", "unknown", 0 };
+	struct ct_outdir_opts out;
+	char why[CT_OUTDIR_WHY] = "";
 	struct timespec real, mono;
 	struct utsname uts;
 	int err;
+
+	ct_outdir_defaults(&out);
+	out.file_mode = s->opts->file_mode;
 
 	if (!uname(&uts)) {
 		env.kernel_release = uts.release;
@@ -508,16 +513,22 @@ static int ct_open_capture(struct ct_session *s)
 			.chunk_ns = (uint64_t)(s->opts->chunk_time * 1e9),
 			.max_chunks = s->opts->max_chunks,
 			.verbose = s->opts->session.verbose,
+			.out = out,
 		};
 
 		s->out = ct_parts_output(&parts, libbpf_num_possible_cpus(),
-					 &env, &s->names, ct_mono_ns(), &err);
+					 &env, &s->names, ct_mono_ns(), &err,
+					 why);
 	} else {
 		s->out = ct_capture_output(s->opts->output_dir,
 					   libbpf_num_possible_cpus(), &env,
-					   &s->names, ct_mono_ns(), &err);
+					   &out, &s->names, ct_mono_ns(), &err,
+					   why);
 	}
-	if (!s->out)
+	if (!s->out && why[0])
+		fprintf(stderr, "coretrace: refusing to write a capture: %s\n",
+			why);
+	else if (!s->out)
 		fprintf(stderr, "coretrace: cannot write a capture to %s: %s\n",
 			s->opts->output_dir, strerror(-err));
 	return s->out ? 0 : err;
@@ -650,6 +661,7 @@ enum {
 	CT_OPT_CHUNK_SIZE,
 	CT_OPT_CHUNK_TIME,
 	CT_OPT_MAX_CHUNKS,
+	CT_OPT_FILE_MODE,
 	CT_OPT_TRIG_DELAY,
 	CT_OPT_TRIG_PID,
 	CT_OPT_TRIG_TID,
@@ -805,6 +817,12 @@ static int ct_record_option(int c, const char *arg, struct ct_record_opts *opts,
 		fprintf(err, "coretrace %s: invalid chunk count '%s' (want a number from 1)\n",
 			cmd, arg);
 		return -1;
+	case CT_OPT_FILE_MODE:
+		if (!ct_parse_file_mode(arg, &opts->file_mode))
+			return 0;
+		fprintf(err, "coretrace %s: invalid file mode '%s' (want octal permission bits of at most 0666, e.g. 0640)\n",
+			cmd, arg);
+		return -1;
 	case CT_OPT_TRIG_DELAY ... CT_OPT_TRIG_MAX:
 		return ct_trigger_option(c, arg, &opts->trigger, err);
 	default:
@@ -864,6 +882,10 @@ static const struct ct_opt ct_record_output_opts[] = {
 	{ CT_OPT_PER_CPU_RINGS, "per-cpu-rings", NULL,
 	  "one ring per CPU (each of --buffer-size)\n"
 	  "instead of one shared ring", ct_set_record },
+	{ CT_OPT_FILE_MODE, "file-mode", "MODE",
+	  "permission bits of the capture's files (default\n"
+	  "0600: its owner only; 0640 lets its group read);\n"
+	  "its directories get search bits where readable", ct_set_record },
 	{ CT_OPT_WAKEUP, "wakeup", "MODE", "batch (default: drain every 100 ms or when a\n"
 	  "ring is a quarter full) or always (wake the\n"
 	  "reader for every record)", ct_set_record },
@@ -919,6 +941,7 @@ static void ct_record_init(void *p)
 
 	opts->buffer_size = CT_DEFAULT_BUFFER_SIZE;
 	opts->format = CT_FORMAT_TEXT;
+	opts->file_mode = CT_FILE_MODE_DEFAULT;
 	opts->events = ct_all_events();
 	opts->trigger.after = 1.0;
 	opts->trigger.cooldown = 10.0;

@@ -49,6 +49,7 @@ struct ct_record_opts {
 	uint64_t chunk_bytes;	/* --chunk-size: -o rotated into chunks */
 	double chunk_time;	/* --chunk-time, seconds */
 	unsigned int max_chunks;	/* --max-chunks: chunks kept, 0 all */
+	unsigned int file_mode;	/* --file-mode: bits of the files -o writes */
 	struct ct_trigger_opts {
 		uint64_t delay_ns;	/* --trigger-delay: 0 off */
 		uint32_t pid, tid;	/* --trigger-pid/-tid: its scope */

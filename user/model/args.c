@@ -197,6 +197,25 @@ int ct_parse_count(const char *arg, unsigned int *count)
 	return 0;
 }
 
+int ct_parse_file_mode(const char *arg, unsigned int *mode)
+{
+	unsigned int value = 0;
+	const char *p;
+
+	if (!arg || !*arg || strlen(arg) > 4)
+		return -EINVAL;
+	for (p = arg; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return -EINVAL;
+		value = value * 8 + (unsigned int)(*p - '0');
+	}
+	/* no execute, set-id or sticky bit: a capture is data */
+	if (value & ~0666u)
+		return -EINVAL;
+	*mode = value;
+	return 0;
+}
+
 int ct_parse_cpus(const char *arg, uint8_t *cpus)
 {
 	uint8_t parsed[CT_MAX_CPUS] = { 0 };

@@ -248,11 +248,10 @@ static int cv_begin(struct ct_ctf_reader *reader, void *ctx)
 		fprintf(stderr, "coretrace convert: %s\n", s->why);
 		return s->begin_err = -EINVAL;
 	}
-	s->out = fopen(path, "w");
+	s->out = ct_output_open(path, s->why, sizeof(s->why));
 	if (!s->out) {
 		s->begin_err = -errno;
-		fprintf(stderr, "coretrace convert: cannot write %s: %s\n",
-			path, strerror(errno));
+		fprintf(stderr, "coretrace convert: %s\n", s->why);
 		return s->begin_err;
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"coretrace\"},\"traceEvents\":[", s->out);

@@ -692,11 +692,10 @@ int ct_timechart(const struct ct_timechart_opts *opts)
 		err = -EINVAL;
 		goto out;
 	}
-	c->out = fopen(opts->output, "w");
+	c->out = ct_output_open(opts->output, why, sizeof(why));
 	if (!c->out) {
-		fprintf(stderr, "coretrace timechart: cannot write %s: %s\n",
-			opts->output, strerror(errno));
 		err = -errno;
+		fprintf(stderr, "coretrace timechart: %s\n", why);
 		goto out;
 	}
 	err = tc_draw(c);
