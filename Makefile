@@ -40,7 +40,9 @@ USER_CFLAGS	:= -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) \
 		   -I$(BUILD) -Ibpf -Iuser -MMD -MP
 BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 		   -Ivmlinux -Ibpf -MMD -MP
-STATIC_LIBS	:= -lbpf -lelf -lz
+# libseccomp and libcap: what coretrace gives up once attached (privs.c)
+PRIV_LIBS	:= -lseccomp -lcap
+STATIC_LIBS	:= -lbpf -lelf -lz $(PRIV_LIBS)
 
 # the BPF programs in parts, one per subject (bpf/*.bpf.c), each compiled
 # on its own and linked by bpftool gen object into the one object that
@@ -118,7 +120,7 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(UNIT_USER_SRCS) $(USER_HDRS) bp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
 		-DCT_TEST_BPF_OBJ='"$(BUILD)/bpf/coretrace.bpf.o"' \
-		-o $@ $(UNIT_SRCS) $(UNIT_USER_SRCS) -lbpf
+		-o $@ $(UNIT_SRCS) $(UNIT_USER_SRCS) -lbpf $(PRIV_LIBS)
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
 # the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS
@@ -131,13 +133,13 @@ FUZZ_INPUTS	= $(wildcard tests/fuzz/corpus/* tests/fuzz/crashers/*)
 $(FUZZ_REPLAY): $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) \
-		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS)
+		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(PRIV_LIBS)
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CLANG) $(filter-out -MMD -MP,$(USER_CFLAGS)) -Wno-unused-command-line-argument \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(CORE_SRCS)
+		-o $@ $(FUZZ_SRCS) $(CORE_SRCS) $(PRIV_LIBS)
 
 # host tools: a synthetic capture writer for the babeltrace2 check and
 # the benchmarks
@@ -145,7 +147,7 @@ MKCAPTURE	:= $(BUILD)/host/mkcapture
 
 $(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS)
+	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS) $(PRIV_LIBS)
 
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)

@@ -233,7 +233,7 @@ static void test_snapshot_links(void)
 	char dir[] = "/tmp/ct-unit-out-XXXXXX", victim[] = "/tmp/ct-unit-victim-XXXXXX";
 	char file[256], path[512], why[CT_OUTDIR_WHY];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0, NULL } };
 	struct ct_names names;
 	struct ct_output *out;
 	bool quiet;
@@ -276,7 +276,7 @@ static void test_chunk_links(void)
 	char dir[] = "/tmp/ct-unit-out-XXXXXX", victim[] = "/tmp/ct-unit-victim-XXXXXX";
 	char file[256], path[512], why[CT_OUTDIR_WHY];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0, { 0, 0, 0, NULL } };
 	struct ct_names names;
 	struct ct_output *out;
 	bool quiet;

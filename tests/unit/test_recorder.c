@@ -136,7 +136,7 @@ static void test_flight(void)
 {
 	char dir[] = "/tmp/ct-unit-flight-XXXXXX", part[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0, NULL } };
 	struct ct_names names;
 	struct ct_output *out;
 	struct tally t1, t2;
@@ -230,7 +230,7 @@ static void test_chunks(void)
 {
 	char dir[] = "/tmp/ct-unit-chunks-XXXXXX", part[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 3, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 3, 0, { 0, 0, 0, NULL } };
 	struct ct_names names;
 	struct ct_output *out;
 	struct tally t;
@@ -299,7 +299,7 @@ static void test_rotated_read(void)
 {
 	char dir[] = "/tmp/ct-unit-rotated-XXXXXX", path[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0, { 0, 0, 0, NULL } };
 	struct ct_ctf_reader reader;
 	struct ct_names names;
 	struct ct_output *out;
@@ -392,7 +392,7 @@ static void test_part_metadata(void)
 {
 	char dir[] = "/tmp/ct-unit-partmeta-XXXXXX", path[100], cmd[1400];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 256 << 10, 0, 0, 0, 0, { 0, 0, 0, NULL } };
 	static const char *const damage[] = {
 		"s/coretrace_part_index = 1;/coretrace_part_index = x;/",
 		"s/coretrace_overwritten_records = [0-9]*;/coretrace_overwritten_records = -1;/",
@@ -557,7 +557,7 @@ static void test_empty_chunk(void)
 {
 	char dir[] = "/tmp/ct-unit-empty-XXXXXX", path[600];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0, { 0, 0, 0 } };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 2, 0, { 0, 0, 0, NULL } };
 	struct ct_names names;
 	struct ct_output *out;
 	bool quiet;

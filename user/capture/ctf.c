@@ -768,6 +768,16 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 		signal(quiet[sig], SIG_IGN);
 	prctl(PR_SET_NAME, "coretrace-write");
 	ct_writer_close_others(ctf, in_fd, status_fd);
+	/* it writes in DIR through its descriptor: root is not needed */
+	if (ctf->out.privs) {
+		char why[CT_PRIVS_WHY];
+
+		if (ct_privs_drop(ctf->out.privs, CT_PRIVS_WRITER, why,
+				  sizeof(why))) {
+			fprintf(stderr, "coretrace: the capture writer: %s\n", why);
+			_exit(1);
+		}
+	}
 	memset(&w, 0, sizeof(w));
 	w.ctf = ctf;
 	w.names_fd = -1;

@@ -22,6 +22,7 @@ void ct_outdir_defaults(struct ct_outdir_opts *o)
 	o->file_mode = CT_FILE_MODE_DEFAULT;
 	o->uid = geteuid();
 	o->gid = getegid();
+	o->privs = NULL;
 }
 
 mode_t ct_outdir_dir_mode(mode_t file_mode)

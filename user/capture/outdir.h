@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "base/privs.h"
 
 /* files readable by their owner only, unless asked (--file-mode) */
 #define CT_FILE_MODE_DEFAULT	0600
@@ -21,6 +22,8 @@ struct ct_outdir_opts {
 	mode_t file_mode;	/* permission bits of files (0666 at most) */
 	uid_t uid;		/* the owner the directory must have */
 	gid_t gid;
+	/* what the writer process gives up once forked; NULL: nothing */
+	const struct ct_privs *privs;
 };
 
 /* The writer's owner: the effective user, files 0600 */

@@ -49,6 +49,13 @@ int ct_set_session(int id, const char *arg, void *p, FILE *err,
 	case 'v':
 		opts->verbose++;
 		return 0;
+	case CT_OPT_USER:
+		if (*arg) {
+			opts->user = arg;
+			return 0;
+		}
+		fprintf(err, "coretrace %s: --user needs a user name\n", cmd);
+		return -1;
 	default:
 		return ct_layout_option(id, arg, &opts->layout, err, cmd);
 	}
@@ -140,6 +147,7 @@ const struct ct_opt ct_session_table[] = {
 	  "rounded up to a power of two)", ct_set_trace },
 	{ 'v', "verbose", NULL, "counters every second and per event at exit,\n"
 	  "and libbpf's log; -vv adds libbpf's debug log", ct_set_trace },
+	CT_USER_OPT(ct_set_trace),
 	CT_LAYOUT_OPTS(ct_set_trace),
 	{ 0 },
 };

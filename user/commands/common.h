@@ -19,8 +19,15 @@ enum {
 	CT_OPT_BTF = 256,
 	CT_OPT_BTF_FORMATS,
 	CT_OPT_NO_CGROUP_NAMES,
+	CT_OPT_USER,
 	CT_OPT_COMMON_END,
 };
+
+/* --user: record's, top's and serve's */
+#define CT_USER_OPT(setter)						\
+	{ CT_OPT_USER, "user", "USER", "once the programs are attached, run as USER\n" \
+	  "(from root; a capture's directory is then its);\n"		\
+	  "every capability is given up in any case", setter }
 
 #define CT_LAYOUT_OPTS(setter)						\
 	{ CT_OPT_BTF, "btf", "FILE", "relocate the programs against this BTF (raw,\n" \

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "base/clock.h"
+#include "base/privs.h"
 #include "base/signals.h"
 #include "capture/capture_output.h"
 #include "capture/recorder.h"
@@ -54,6 +55,7 @@ struct ct_session {
 	const struct ct_counts *stats;
 	size_t stats_bytes;
 	int stats_ncpus;
+	struct ct_privs privs;		/* what is given up once attached */
 };
 
 static volatile sig_atomic_t ct_stop_requested;
@@ -495,6 +497,10 @@ static int ct_open_capture(struct ct_session *s)
 
 	ct_outdir_defaults(&out);
 	out.file_mode = s->opts->file_mode;
+	/* written as the user it runs as once attached, by a writer that gives up root too */
+	out.uid = s->privs.uid;
+	out.gid = s->privs.gid;
+	out.privs = &s->privs;
 
 	if (!uname(&uts)) {
 		env.kernel_release = uts.release;
@@ -562,6 +568,7 @@ static int ct_open_output(struct ct_session *s)
 
 static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 {
+	char why[CT_PRIVS_WHY];
 	struct ring_buffer *rb;
 	uint64_t start_ns;
 	bool quiet;
@@ -598,6 +605,11 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		err = ct_open_output(s);
 	if (!err && ct_loader_names_groups(skel))
 		err = ct_announce_cgroups(s, start_ns);
+	/* nothing from here on needs a capability, nor root's uid */
+	if (!err && ct_privs_drop(&s->privs, CT_PRIVS_TRACER, why, sizeof(why))) {
+		fprintf(stderr, "coretrace: %s\n", why);
+		err = -EPERM;
+	}
 	/* "tracing": set up, the first record is read next */
 	if (!err)
 		ct_announce_start(skel, s->opts);
@@ -629,6 +641,7 @@ int ct_record(const struct ct_record_opts *opts)
 {
 	struct ct_session *session;
 	struct coretrace_bpf *skel = NULL;
+	char why[CT_PRIVS_WHY];
 	int err;
 
 	if (!ct_can_trace()) {
@@ -638,6 +651,13 @@ int ct_record(const struct ct_record_opts *opts)
 	session = malloc(sizeof(*session));
 	if (!session || ct_session_init(session, opts)) {
 		fprintf(stderr, "coretrace: out of memory\n");
+		free(session);
+		return CT_EXIT_FAILURE;
+	}
+	if (ct_privs_prepare(&session->privs, opts->session.user, why,
+			     sizeof(why))) {
+		fprintf(stderr, "coretrace: %s\n", why);
+		ct_session_free(session);
 		free(session);
 		return CT_EXIT_FAILURE;
 	}

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include "model/cgroup.h"
 #include "base/clock.h"
+#include "base/privs.h"
 #include "base/signals.h"
 #include "commands/common.h"
 #include "coretrace.skel.h"
@@ -471,6 +472,8 @@ int ct_serve(const struct ct_serve_opts *opts)
 	struct ct_record_opts rec;
 	struct ct_http_server http;
 	struct sockaddr_storage addr;
+	char why[CT_PRIVS_WHY];
+	struct ct_privs privs;
 	struct ct_serve sv;
 	socklen_t len;
 	int err;
@@ -479,6 +482,10 @@ int ct_serve(const struct ct_serve_opts *opts)
 	sv.opts = opts;
 	if (ct_http_parse_listen(opts->listen, &addr, &len, stderr, "serve"))
 		return CT_EXIT_USAGE;
+	if (ct_privs_prepare(&privs, opts->session.user, why, sizeof(why))) {
+		fprintf(stderr, "coretrace: %s\n", why);
+		return CT_EXIT_FAILURE;
+	}
 	if (ct_serve_alloc(&sv)) {
 		fprintf(stderr, "coretrace: out of memory\n");
 		ct_serve_free(&sv);
@@ -511,6 +518,11 @@ int ct_serve(const struct ct_serve_opts *opts)
 	}
 	if (!err)
 		err = ct_loader_attach(sv.skel);
+	/* the socket and the maps are open: nothing after needs root */
+	if (!err && ct_privs_drop(&privs, CT_PRIVS_SERVER, why, sizeof(why))) {
+		fprintf(stderr, "coretrace: %s\n", why);
+		err = -EPERM;
+	}
 	if (!err) {
 		fprintf(stderr, "coretrace: serving metrics on %s (port %d), path %s\n",
 			opts->listen, ct_http_port(&http), opts->path);
@@ -573,6 +585,7 @@ static const struct ct_opt ct_serve_opts_table[] = {
 	{ 'd', "duration", "SECONDS", "stop after SECONDS", ct_set_serve },
 	{ 'v', "verbose", NULL, "each request on stderr; -vv: libbpf's log too",
 	  ct_set_serve },
+	CT_USER_OPT(ct_set_serve),
 	CT_LAYOUT_OPTS(ct_set_serve),
 	{ 0 },
 };

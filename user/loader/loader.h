@@ -27,6 +27,7 @@ struct ct_session_opts {
 	double duration;	/* seconds, 0: until SIGINT/SIGTERM */
 	int verbose;
 	struct ct_layout_opts layout;
+	const char *user;	/* --user: who to run as once attached */
 };
 
 struct ct_record_opts {
