@@ -12,7 +12,11 @@
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "commands/list.h"
 #include "commands/record.h"
@@ -344,6 +348,16 @@ static void test_parse(void)
 	CT_CHECK_INT(parse("GET / HTTP/1.1\r\naccept:   text/plain\r\n\r\n", &req), CT_HTTP_OK);
 	CT_CHECK_STR(req.accept, "text/plain");
 	CT_CHECK_INT(parse("GET /metrics HTTP/1.1\r\nHost: x\r\n", &req), CT_HTTP_INCOMPLETE);
+	/* the absolute form (RFC 9112 3.2.2): the path after the authority */
+	CT_CHECK_INT(parse("GET http://db1.example.net:9476/metrics?x HTTP/1.1\r\n\r\n", &req), CT_HTTP_OK);
+	CT_CHECK_STR(req.path, "/metrics");
+	CT_CHECK_INT(parse("GET HTTPS://[::1]:9476/m HTTP/1.1\r\n\r\n", &req), CT_HTTP_OK);
+	CT_CHECK_STR(req.path, "/m");
+	CT_CHECK_INT(parse("GET http://host HTTP/1.1\r\n\r\n", &req), CT_HTTP_OK);
+	CT_CHECK_STR(req.path, "/");
+	CT_CHECK_INT(parse("GET http:///metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET ftp://host/metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
+	CT_CHECK_INT(parse("GET http:// HTTP/1.1\r\n\r\n", &req), CT_HTTP_BAD_REQUEST);
 	CT_CHECK_INT(parse("GET /metr", &req), CT_HTTP_INCOMPLETE);
 	CT_CHECK_INT(parse("", &req), CT_HTTP_INCOMPLETE);
 	CT_CHECK_INT(parse("POST /metrics HTTP/1.1\r\n\r\n", &req), CT_HTTP_NOT_ALLOWED);
@@ -457,7 +471,7 @@ static void test_server(void)
 	struct sockaddr_storage a;
 	socklen_t len;
 	char out[4096];
-	int calls = 0, port, fd, fds[CT_HTTP_MAX_CONNS + 4], i, served;
+	int calls = 0, port, fd, fds[CT_HTTP_PER_PEER + 4], i, served, gone;
 	FILE *err = tmpfile();
 
 	CT_CHECK_INT(ct_http_parse_listen("127.0.0.1:0", &a, &len, err, "serve"), 0);
@@ -516,25 +530,202 @@ static void test_server(void)
 	CT_CHECK_INT(s.timeouts, 1);
 	close(fd);
 
-	/* more silent clients than slots: the later ones wait, then are served */
-	for (i = 0; i < CT_HTTP_MAX_CONNS + 4; i++)
+	/*
+	 * more silent clients of one address than it may hold: each new one
+	 * takes the place of its oldest; the newest are served
+	 */
+	for (i = 0; i < CT_HTTP_PER_PEER + 4; i++)
 		fds[i] = client(port);
 	for (i = 0; i < 5; i++)
 		ct_http_step(&s, 10);
-	for (i = 0; i < CT_HTTP_MAX_CONNS + 4; i++)
-		if (fds[i] >= 0)
-			CT_CHECK(write(fds[i], "GET /metrics HTTP/1.1\r\n\r\n", 25) == 25);
-	for (i = 0, served = 0; i < CT_HTTP_MAX_CONNS + 4; i++) {
+	CT_CHECK_INT(s.evicted, 4);
+	for (i = 0; i < CT_HTTP_PER_PEER + 4; i++)
+		if (fds[i] >= 0 && write(fds[i], "GET /metrics HTTP/1.1\r\n\r\n", 25) != 25)
+			CT_CHECK(i < 4);	/* given up: the write may fail */
+	for (i = 0, served = 0, gone = 0; i < CT_HTTP_PER_PEER + 4; i++) {
 		if (fds[i] < 0)
 			continue;
 		if (!exchange(&s, fds[i], out, sizeof(out)) &&
 		    !strncmp(out, "HTTP/1.1 200 OK\r\n", 17))
 			served++;
+		else if (!out[0])
+			gone += i < 4;
 		close(fds[i]);
 	}
-	CT_CHECK_INT(served, CT_HTTP_MAX_CONNS + 4);
-	CT_CHECK_INT(calls, 2 + 1 + CT_HTTP_MAX_CONNS + 4);
+	CT_CHECK_INT(served, CT_HTTP_PER_PEER);
+	CT_CHECK_INT(gone, 4);
+	CT_CHECK_INT(calls, 2 + 1 + CT_HTTP_PER_PEER);
+
+	/* the absolute form of the target */
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "GET http://127.0.0.1/metrics HTTP/1.1\r\n\r\n", 41) == 41);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 200 OK\r\n", 17));
+	close(fd);
 	ct_http_close(&s);
+}
+
+#define FLOOD_IDLE	1000	/* connections that say nothing */
+#define FLOOD_SLOW	200	/* connections that send a byte a second */
+#define FLOOD_SCRAPES	5
+#define FLOOD_SECONDS	20	/* every process's bound */
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* The server in a process of its own until @stop is readable (or 20 s) */
+static void flood_server(struct ct_http_server *s, int stop, int report)
+{
+	struct pollfd p = { stop, POLLIN, 0 };
+	uint64_t end = now_ms() + FLOOD_SECONDS * 1000;
+	unsigned long long counts[3];
+
+	while (now_ms() < end && poll(&p, 1, 0) == 0)
+		ct_http_step(s, 20);
+	counts[0] = s->evicted;
+	counts[1] = s->timeouts;
+	counts[2] = s->requests;
+	if (write(report, counts, sizeof(counts)) != sizeof(counts))
+		_exit(1);
+	_exit(0);
+}
+
+/* FLOOD_SLOW clients, each a byte of a request a second, until @stop */
+static void flood_slow(int port, int stop)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	struct pollfd p = { stop, POLLIN, 0 };
+	uint64_t end = now_ms() + FLOOD_SECONDS * 1000;
+	int fds[FLOOD_SLOW], i, tick = 0;
+
+	for (i = 0; i < FLOOD_SLOW; i++)
+		fds[i] = client(port);
+	while (now_ms() < end && poll(&p, 1, 1000) == 0) {
+		for (i = 0; i < FLOOD_SLOW; i++) {
+			if (fds[i] >= 0 &&
+			    send(fds[i], req + tick % (sizeof(req) - 1), 1,
+				 MSG_NOSIGNAL) != 1) {
+				close(fds[i]);	/* given up by the server: again */
+				fds[i] = client(port);
+			}
+		}
+		tick++;
+	}
+	_exit(0);
+}
+
+/* One scrape, blocking, bounded: its milliseconds, or -1 */
+static long scrape_ms(int port, char *out, size_t size)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+	uint64_t start = now_ms();
+	size_t got = 0;
+	struct pollfd p;
+	ssize_t n;
+	int fd = client(port);
+
+	out[0] = '\0';
+	if (fd < 0 || write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	p = (struct pollfd){ fd, POLLIN, 0 };
+	while (now_ms() - start < 5000 && poll(&p, 1, 100) >= 0) {
+		n = read(fd, out + got, size - 1 - got);
+		if (n == 0)
+			break;
+		if (n > 0)
+			got += (size_t)n;
+	}
+	out[got] = '\0';
+	close(fd);
+	return got ? (long)(now_ms() - start) : -1;
+}
+
+/*
+ * 1,000 idle and 200 slow clients on 127.0.0.1 (RFC "slowloris"), and
+ * normal scrapes beside them, each answered within a second.
+ */
+static void test_slow_clients(void)
+{
+	struct ct_http_server *s = calloc(1, sizeof(*s));
+	struct sockaddr_storage a;
+	struct rlimit lim;
+	unsigned long long counts[3] = { 0, 0, 0 };
+	int stop[2], report[2], idle[FLOOD_IDLE], port, i, opened = 0, ok = 0;
+	pid_t server, slow;
+	long ms, worst = 0;
+	socklen_t len;
+	char out[2048];
+	FILE *err = tmpfile();
+
+	/* the clients' sockets: the soft limit raised to the hard one */
+	if (!getrlimit(RLIMIT_NOFILE, &lim)) {
+		lim.rlim_cur = lim.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &lim);
+	}
+	CT_CHECK(!getrlimit(RLIMIT_NOFILE, &lim) && lim.rlim_cur >= FLOOD_IDLE + 100);
+	CT_CHECK(s != NULL);
+	CT_CHECK_INT(ct_http_parse_listen("127.0.0.1:0", &a, &len, err, "serve"), 0);
+	if (err)
+		fclose(err);
+	if (!s || ct_http_open(s, &a, len, test_handler, &i)) {
+		CT_CHECK(!"cannot listen on 127.0.0.1");
+		free(s);
+		return;
+	}
+	port = ct_http_port(s);
+	CT_CHECK(pipe(stop) == 0 && pipe(report) == 0);
+	fflush(NULL);
+	server = fork();
+	if (server == 0)
+		flood_server(s, stop[0], report[1]);
+	ct_http_close(s);	/* the child's now */
+	slow = fork();
+	if (slow == 0)
+		flood_slow(port, stop[0]);
+	for (i = 0; i < FLOOD_IDLE; i++) {
+		idle[i] = client(port);
+		opened += idle[i] >= 0;
+	}
+	CT_CHECK_INT(opened, FLOOD_IDLE);
+	usleep(1500 * 1000);	/* a second and a half of slow bytes */
+	for (i = 0; i < FLOOD_SCRAPES; i++) {
+		ms = scrape_ms(port, out, sizeof(out));
+		if (ms >= 0 && ms < 1000 && !strncmp(out, "HTTP/1.1 200 OK\r\n", 17))
+			ok++;
+		else
+			fprintf(stderr, "  scrape %d beside the flood: %ld ms, '%.40s'\n",
+				i, ms, out);
+		if (ms > worst)
+			worst = ms;
+		usleep(200 * 1000);
+	}
+	CT_CHECK_INT(ok, FLOOD_SCRAPES);
+	if (write(stop[1], "x", 1) != 1)
+		CT_CHECK(!"could not stop the flood");
+	for (i = 0; i < FLOOD_IDLE; i++)
+		if (idle[i] >= 0)
+			close(idle[i]);
+	CT_CHECK(read(report[0], counts, sizeof(counts)) == sizeof(counts));
+	waitpid(server, NULL, 0);
+	waitpid(slow, NULL, 0);
+	/* the idle ones were pushed out by those that came after them */
+	CT_CHECK(counts[0] >= FLOOD_IDLE - CT_HTTP_MAX_CONNS);
+	CT_CHECK(counts[2] >= FLOOD_SCRAPES);
+	printf("  serve beside %d idle and %d slow clients: %d scrapes, the slowest %ld ms; %llu connections given up for newer, %llu timed out\n",
+	       FLOOD_IDLE, FLOOD_SLOW, FLOOD_SCRAPES, worst, counts[0], counts[1]);
+	close(stop[0]);
+	close(stop[1]);
+	close(report[0]);
+	close(report[1]);
+	free(s);
 }
 
 /* a long option as the manual page writes it: \-\-name, dashes escaped */
@@ -616,4 +807,5 @@ void test_serve(void)
 	test_parse();
 	test_listen();
 	test_server();
+	test_slow_clients();
 }

@@ -463,8 +463,9 @@ static void ct_serve_summary(struct ct_serve *sv, const struct ct_http_server *h
 		seen += m.events[i];
 		lost += m.lost[i];
 	}
-	fprintf(stderr, "coretrace: %llu events added up, %llu not; %llu scrapes, %llu requests refused, %llu timed out\n",
-		seen, lost, sv->scrapes, http->rejected, http->timeouts);
+	fprintf(stderr, "coretrace: %llu events added up, %llu not; %llu scrapes, %llu requests refused, %llu timed out, %llu given up for newer connections\n",
+		seen, lost, sv->scrapes, http->rejected, http->timeouts,
+		http->evicted);
 }
 
 int ct_serve(const struct ct_serve_opts *opts)
@@ -575,8 +576,9 @@ static int ct_set_serve(int id, const char *arg, void *p, FILE *err,
 
 static const struct ct_opt ct_serve_opts_table[] = {
 	{ CT_OPT_LISTEN, "web.listen-address", "ADDR:PORT",
-	  "where to serve (default " CT_SERVE_LISTEN ": every address;\n"
-	  "127.0.0.1:9476 for this machine only)", ct_set_serve },
+	  "where to serve (default " CT_SERVE_LISTEN ": this\n"
+	  "machine only; :9476 for every address, behind a\n"
+	  "firewall or an authenticating proxy)", ct_set_serve },
 	{ CT_OPT_METRICS_PATH, "web.telemetry-path", "PATH",
 	  "the metrics' path (default " CT_SERVE_PATH ")", ct_set_serve },
 	{ CT_OPT_MAX_CGROUPS, "max-cgroups", "N",

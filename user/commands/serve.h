@@ -6,7 +6,13 @@
 #include "loader/loader.h"
 
 /* coretrace serve */
-#define CT_SERVE_LISTEN		":9476"
+/*
+ * This machine only: the series name every cgroup and are served without
+ * authentication (node_exporter's ":9100" convention would publish them
+ * to every network the machine is on). --web.listen-address :9476 for
+ * all, behind a firewall or a reverse proxy with TLS and authentication.
+ */
+#define CT_SERVE_LISTEN		"127.0.0.1:9476"
 #define CT_SERVE_PATH		"/metrics"
 #define CT_SERVE_MAX_CGROUPS	256
 

@@ -132,6 +132,22 @@ static enum ct_http_parse ct_http_request_line(const char *p, size_t n,
 		return CT_HTTP_BAD_REQUEST;
 	if (memcmp(sp2 + 1, "HTTP/1.0", 8) && memcmp(sp2 + 1, "HTTP/1.1", 8))
 		return CT_HTTP_VERSION;
+	/*
+	 * the absolute form (RFC 9112 3.2.2: "http://host/metrics"), which a
+	 * server must accept: the path is what follows the authority
+	 */
+	if (tlen > 7 && (!strncasecmp(target, "http://", 7) ||
+			 (tlen > 8 && !strncasecmp(target, "https://", 8)))) {
+		const char *auth = target + (target[4] == ':' ? 7 : 8);
+		const char *slash = memchr(auth, '/', tlen - (size_t)(auth - target));
+
+		if (slash == auth)
+			return CT_HTTP_BAD_REQUEST;	/* no host */
+		if (!slash)
+			target = "/", tlen = 1;
+		else
+			tlen -= (size_t)(slash - target), target = slash;
+	}
 	if (!tlen || target[0] != '/' || memchr(target, ' ', tlen))
 		return CT_HTTP_BAD_REQUEST;
 	/* the path, without a query */
@@ -200,13 +216,15 @@ int ct_http_open(struct ct_http_server *s, const struct sockaddr_storage *addr,
 	s->arg = arg;
 	s->max_response = 64u << 20;
 	s->timeout_ms = CT_HTTP_TIMEOUT_MS;
+	s->head_ms = CT_HTTP_HEAD_MS;
+	s->per_peer = CT_HTTP_PER_PEER;
 	s->listen_fd = socket(addr->ss_family,
 			      SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->listen_fd < 0)
 		return -errno;
 	setsockopt(s->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(s->listen_fd, (const struct sockaddr *)addr, len) ||
-	    listen(s->listen_fd, 64)) {
+	    listen(s->listen_fd, CT_HTTP_BACKLOG)) {
 		int err = -errno;
 
 		close(s->listen_fd);
@@ -323,75 +341,152 @@ static void ct_http_write(struct ct_http_conn *c)
 	}
 }
 
-static void ct_http_accept(struct ct_http_server *s, uint64_t now)
+/* The address of @fd's peer, as bytes: the key of the per-peer limit */
+static void ct_http_peer(int fd, struct ct_http_conn *c)
 {
-	int i, fd;
+	struct sockaddr_storage a;
+	socklen_t len = sizeof(a);
+
+	c->peer_len = 0;
+	if (getpeername(fd, (struct sockaddr *)&a, &len))
+		return;
+	if (a.ss_family == AF_INET) {
+		memcpy(c->peer, &((struct sockaddr_in *)&a)->sin_addr, 4);
+		c->peer_len = 4;
+	} else if (a.ss_family == AF_INET6) {
+		memcpy(c->peer, &((struct sockaddr_in6 *)&a)->sin6_addr, 16);
+		c->peer_len = 16;
+	}
+}
+
+/* Still reading its request: what a newer connection may push out */
+static bool ct_http_unfinished(const struct ct_http_conn *c)
+{
+	return c->fd >= 0 && !c->response.p;
+}
+
+/*
+ * The slot for a connection from @peer: its peer's oldest unfinished one
+ * when that peer holds s->per_peer, else a free slot, else the oldest
+ * unfinished of all; NULL when every slot is sending a response.
+ */
+static struct ct_http_conn *ct_http_slot(struct ct_http_server *s,
+					 const struct ct_http_conn *peer)
+{
+	struct ct_http_conn *free_slot = NULL, *oldest = NULL, *own = NULL, *c;
+	int i, mine = 0;
 
 	for (i = 0; i < CT_HTTP_MAX_CONNS; i++) {
-		struct ct_http_conn *c = &s->conns[i];
-
-		if (c->fd >= 0)
+		c = &s->conns[i];
+		if (c->fd < 0) {
+			if (!free_slot)
+				free_slot = c;
 			continue;
+		}
+		if (!ct_http_unfinished(c))
+			continue;
+		if (!oldest || c->seq < oldest->seq)
+			oldest = c;
+		if (c->peer_len != peer->peer_len ||
+		    memcmp(c->peer, peer->peer, peer->peer_len))
+			continue;
+		mine++;
+		if (!own || c->seq < own->seq)
+			own = c;
+	}
+	if (own && mine >= s->per_peer)
+		return own;
+	return free_slot ? free_slot : oldest;
+}
+
+static void ct_http_serve_conn(struct ct_http_server *s, struct ct_http_conn *c)
+{
+	if (!c->response.p)
+		ct_http_read(s, c);
+	if (c->fd >= 0 && c->response.p)
+		ct_http_write(c);
+}
+
+/* Take what waits in the backlog, each read at once */
+static void ct_http_accept(struct ct_http_server *s, uint64_t now)
+{
+	struct ct_http_conn probe, *c;
+	int n, fd;
+
+	for (n = 0; n < CT_HTTP_ACCEPT_BATCH; n++) {
 		fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
+		ct_http_peer(fd, &probe);
+		c = ct_http_slot(s, &probe);
+		if (!c) {
+			s->rejected++;	/* every slot is answering */
+			close(fd);
+			continue;
+		}
+		if (c->fd >= 0) {
+			s->evicted++;
+			ct_http_drop(c);
+		}
 		c->fd = fd;
+		c->seq = ++s->seq;
 		c->got = 0;
 		c->sent = 0;
+		c->head_deadline_ms = now + (uint64_t)s->head_ms;
 		c->deadline_ms = now + (uint64_t)s->timeout_ms;
+		memcpy(c->peer, probe.peer, sizeof(c->peer));
+		c->peer_len = probe.peer_len;
 		memset(&c->response, 0, sizeof(c->response));
+		/* a scrape sends its request with the connection: answer it now */
+		ct_http_serve_conn(s, c);
 	}
+}
+
+/* When @c must be done by: its head's deadline while it reads one */
+static uint64_t ct_http_deadline(const struct ct_http_conn *c)
+{
+	return ct_http_unfinished(c) && c->head_deadline_ms < c->deadline_ms ?
+	       c->head_deadline_ms : c->deadline_ms;
 }
 
 int ct_http_step(struct ct_http_server *s, int timeout_ms)
 {
 	struct pollfd pfd[CT_HTTP_MAX_CONNS + 1];
 	int slot[CT_HTTP_MAX_CONNS + 1];
-	uint64_t now = ct_mono_ns() / 1000000;
-	int n = 0, i, rc, free_slots = 0;
+	uint64_t now = ct_mono_ns() / 1000000, deadline;
+	int n = 0, i, rc;
 
 	for (i = 0; i < CT_HTTP_MAX_CONNS; i++) {
 		struct ct_http_conn *c = &s->conns[i];
 
-		if (c->fd < 0) {
-			free_slots++;
+		if (c->fd < 0)
 			continue;
-		}
-		if (now >= c->deadline_ms) {
+		deadline = ct_http_deadline(c);
+		if (now >= deadline) {
 			s->timeouts++;
 			ct_http_drop(c);
-			free_slots++;
 			continue;
 		}
-		if ((int)(c->deadline_ms - now) < timeout_ms)
-			timeout_ms = (int)(c->deadline_ms - now);
+		if ((int)(deadline - now) < timeout_ms)
+			timeout_ms = (int)(deadline - now);
 		pfd[n] = (struct pollfd){ c->fd, c->response.p ? POLLOUT : POLLIN, 0 };
 		slot[n++] = i;
 	}
-	/* full: new connections wait in the backlog */
-	if (free_slots) {
-		pfd[n] = (struct pollfd){ s->listen_fd, POLLIN, 0 };
-		slot[n++] = -1;
-	}
+	/* always: a new connection may take an unfinished one's place */
+	pfd[n] = (struct pollfd){ s->listen_fd, POLLIN, 0 };
+	slot[n++] = -1;
 	rc = poll(pfd, (nfds_t)n, timeout_ms);
 	if (rc < 0)
 		return -errno;
 	now = ct_mono_ns() / 1000000;
+	/* the connections first: a request read now is not pushed out */
 	for (i = 0; i < n; i++) {
-		struct ct_http_conn *c;
-
-		if (!pfd[i].revents)
+		if (!pfd[i].revents || slot[i] < 0)
 			continue;
-		if (slot[i] < 0) {
-			ct_http_accept(s, now);
-			continue;
-		}
-		c = &s->conns[slot[i]];
-		if (!c->response.p)
-			ct_http_read(s, c);
-		if (c->fd >= 0 && c->response.p)
-			ct_http_write(c);
+		ct_http_serve_conn(s, &s->conns[slot[i]]);
 	}
+	if (pfd[n - 1].revents)
+		ct_http_accept(s, now);
 	return 0;
 }
 

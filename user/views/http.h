@@ -3,10 +3,17 @@
  * The little HTTP/1.x server coretrace serve needs: GET (and HEAD) of a
  * few paths, one response per connection. Bounded everywhere, so that a
  * malformed, slow or flooding client cannot stall the others or grow
- * memory: at most CT_HTTP_MAX_CONNS connections (further ones wait in
- * the kernel's backlog), a request of at most CT_HTTP_MAX_REQUEST bytes,
- * CT_HTTP_TIMEOUT_MS from accept to the last byte sent, non-blocking
- * sockets and one poll() for all. No libbpf: unit-tested over loopback.
+ * memory: at most CT_HTTP_MAX_CONNS connections, a request of at most
+ * CT_HTTP_MAX_REQUEST bytes whose head must have come CT_HTTP_HEAD_MS
+ * after accept, CT_HTTP_TIMEOUT_MS from accept to the last byte sent,
+ * non-blocking sockets and one poll() for all. The listening socket is
+ * always polled: a new connection takes the place of the oldest one that
+ * has not finished its request, of its own peer when that peer already
+ * holds CT_HTTP_PER_PEER of them, else of anyone when the slots are full;
+ * and a request is read as soon as it is accepted. So clients that say
+ * nothing, or a byte a second, only ever push each other out, and a
+ * scrape that sends its request at once is answered. No libbpf:
+ * unit-tested over loopback.
  */
 #ifndef CORETRACE_HTTP_H
 #define CORETRACE_HTTP_H
@@ -18,9 +25,13 @@
 #include <sys/socket.h>
 #include "views/metrics.h"
 
-#define CT_HTTP_MAX_CONNS	16
+#define CT_HTTP_MAX_CONNS	64
+#define CT_HTTP_PER_PEER	16	/* unfinished requests of one address */
 #define CT_HTTP_MAX_REQUEST	8192
-#define CT_HTTP_TIMEOUT_MS	10000
+#define CT_HTTP_HEAD_MS		2000	/* accept to the request's blank line */
+#define CT_HTTP_TIMEOUT_MS	10000	/* accept to the last byte sent */
+#define CT_HTTP_ACCEPT_BATCH	64	/* connections taken per step */
+#define CT_HTTP_BACKLOG		1024
 
 /*
  * "HOST:PORT", ":PORT" (every address) or "[V6]:PORT" into @addr.
@@ -59,7 +70,11 @@ typedef int (*ct_http_handler)(const struct ct_http_request *req,
 
 struct ct_http_conn {
 	int fd;				/* -1: a free slot */
-	uint64_t deadline_ms;		/* CLOCK_MONOTONIC */
+	uint64_t seq;			/* order of accept: the oldest goes first */
+	uint64_t head_deadline_ms;	/* CLOCK_MONOTONIC */
+	uint64_t deadline_ms;
+	unsigned char peer[16];		/* the client's address */
+	uint8_t peer_len;
 	size_t got;
 	char request[CT_HTTP_MAX_REQUEST];
 	struct ct_obuf response;	/* headers and body, once answered */
@@ -72,8 +87,12 @@ struct ct_http_server {
 	void *arg;
 	size_t max_response;		/* bytes of a response at most */
 	int timeout_ms;			/* accept to last byte (CT_HTTP_TIMEOUT_MS) */
+	int head_ms;			/* accept to the head (CT_HTTP_HEAD_MS) */
+	int per_peer;			/* CT_HTTP_PER_PEER */
+	uint64_t seq;
 	struct ct_http_conn conns[CT_HTTP_MAX_CONNS];
 	unsigned long long requests, rejected, timeouts;
+	unsigned long long evicted;	/* given up for a newer connection */
 };
 
 /* Listen on @addr; 0 or -errno */
