@@ -63,6 +63,7 @@ struct ct_trigger_state {
 	__u64 fired;
 	__u64 held_back;
 	__u64 lost;
+	__u64 before_armed;	/* held, but began before ct_trig_armed_ns */
 };
 
 /* limits of the filters set at load time */

@@ -55,6 +55,13 @@ CT_SHARED struct {
  * after the last switch).
  */
 CT_SHARED volatile bool ct_tracing;
+/*
+ * Triggers fire only for what began at or after this time (monotonic
+ * ns; 0: not yet), set by user space once its start-up has settled:
+ * loading and attaching the programs delays the CPU it runs on for tens
+ * of milliseconds, and a trigger must not take a snapshot of that.
+ */
+CT_SHARED volatile __u64 ct_trig_armed_ns;
 
 CT_SHARED const volatile bool ct_per_cpu_rings;
 CT_SHARED const volatile bool ct_wakeup_always;

@@ -10,8 +10,10 @@
 #include "filter.h"
 
 /*
- * A trigger's condition held: one ct_trigger record, unless the cooldown
- * since the last one has not passed or the maximum has fired.
+ * A trigger's condition held: one ct_trigger record, unless what it
+ * measured began before the triggers were armed (coretrace's own start),
+ * the cooldown since the last one has not passed or the maximum has
+ * fired.
  */
 static __always_inline void ct_fire(__u8 kind, __u32 pid, __u32 source,
 				    __u64 value_ns)
@@ -24,6 +26,10 @@ static __always_inline void ct_fire(__u8 kind, __u32 pid, __u32 source,
 
 	if (!st || !ring)
 		return;
+	if (!ct_trig_armed_ns || now - value_ns < ct_trig_armed_ns) {
+		__sync_fetch_and_add(&st->before_armed, 1);
+		return;
+	}
 	if ((ct_trig_max && st->fired >= ct_trig_max) || now < st->next_ns) {
 		__sync_fetch_and_add(&st->held_back, 1);
 		return;

@@ -373,10 +373,17 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 static void ct_print_triggers(struct coretrace_bpf *skel,
 			      const struct ct_session *s)
 {
-	struct ct_trigger_state st = { 0, 0, 0, 0 };
+	struct ct_trigger_state st = { 0, 0, 0, 0, 0 };
 	const struct ct_trigger_ctl *t = &s->triggers;
 
 	ct_loader_trigger_state(skel, &st);
+	/* what coretrace's own start did to the machine is not a trigger */
+	fprintf(stderr, "coretrace: triggers armed once tracing had started: %llu condition%s that began before not counted",
+		(unsigned long long)st.before_armed, st.before_armed == 1 ? "" : "s");
+	if (t->earliest_ns)
+		fprintf(stderr, "; the earliest fired began %.3f ms after arming",
+			((double)t->earliest_ns - (double)t->armed_ns) / 1e6);
+	fputc('\n', stderr);
 	fprintf(stderr, "coretrace: triggers: %llu fired in BPF (%llu more held back by the cooldown or the maximum, %llu lost to a full ring), %llu received; %u snapshot%s taken, %u inside a snapshot's window, %u refused\n",
 		(unsigned long long)st.fired, (unsigned long long)st.held_back,
 		(unsigned long long)st.lost, s->trigger_records, t->taken,
@@ -610,6 +617,9 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		fprintf(stderr, "coretrace: %s\n", why);
 		err = -EPERM;
 	}
+	/* settled: from now on a trigger's condition is the machine's */
+	if (!err && ct_triggers_on(&s->opts->trigger))
+		s->triggers.armed_ns = ct_loader_arm_triggers(skel);
 	/* "tracing": set up, the first record is read next */
 	if (!err)
 		ct_announce_start(skel, s->opts);

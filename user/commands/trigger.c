@@ -68,7 +68,10 @@ void ct_trigger_seen(struct ct_trigger_ctl *ctl, const struct ct_trigger *t,
 {
 	const struct ct_trigger_opts *o = ctl->opts;
 	uint64_t cooldown = (uint64_t)(o->cooldown * 1e9);
+	uint64_t began = ct_ts(t) - t->value_ns;
 
+	if (!ctl->earliest_ns || began < ctl->earliest_ns)
+		ctl->earliest_ns = began;
 	if (ctl->pending) {
 		ctl->merged++;
 		return;

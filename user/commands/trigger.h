@@ -22,6 +22,8 @@ struct ct_trigger_ctl {
 	unsigned int taken;		/* snapshots written for triggers */
 	unsigned int merged;		/* fired inside a pending window */
 	unsigned int refused;		/* past the cooldown or the maximum */
+	uint64_t armed_ns;		/* BPF fires for what began after this */
+	uint64_t earliest_ns;		/* the earliest a received one began */
 };
 
 void ct_trigger_init(struct ct_trigger_ctl *ctl,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "base/clock.h"
 #include "coretrace.skel.h"
 #include "ct_serve.h"
 #include "loader/layout.h"
@@ -594,6 +595,14 @@ int ct_loader_open(const struct ct_record_opts *opts,
 		return -EPERM;
 	}
 	return ct_open_and_load(opts, skel);
+}
+
+uint64_t ct_loader_arm_triggers(struct coretrace_bpf *skel)
+{
+	uint64_t now = ct_mono_ns();
+
+	skel->bss->ct_trig_armed_ns = now;
+	return now;
 }
 
 void ct_loader_detach(struct coretrace_bpf *skel)

@@ -97,6 +97,11 @@ int ct_loader_open(const struct ct_record_opts *opts,
 		   struct coretrace_bpf **skel);
 /* Attach every loaded program, then open the gate (ct_tracing) */
 int ct_loader_attach(struct coretrace_bpf *skel);
+/*
+ * Triggers fire from now on, for what begins from now on (not for what
+ * loading did to the machine); returns the time, CLOCK_MONOTONIC ns.
+ */
+uint64_t ct_loader_arm_triggers(struct coretrace_bpf *skel);
 /* Close the gate, then detach: no program records after the first stops */
 void ct_loader_detach(struct coretrace_bpf *skel);
 void ct_loader_close(struct coretrace_bpf *skel);
