@@ -620,7 +620,7 @@ static void test_groups(void)
 	CT_CHECK(strstr(text, "{\"cgroup\":null,\"cgroup_id\":0,\"tasks\":1,") != NULL);
 	free(text);
 	text = print_groups(CT_OUT_CSV);
-	CT_CHECK(strstr(text, "usage_ms_per_s,switches_per_s,wakeups_per_s,delays,avg_delay_ms,max_delay_ms,max_delay_at,max_delay_tid,tasks,cgroup_id,cgroup\n666.667,66.667,66.667,1,1.000000,1.000000,1002000000,300,2,11,\"/a/b\033[2J\"\n") != NULL);
+	CT_CHECK(strstr(text, "usage_ms_per_s,switches_per_s,wakeups_per_s,delays,avg_delay_ms,max_delay_ms,max_delay_at,max_delay_tid,tasks,cgroup_id,cgroup\n666.667,66.667,66.667,1,1.000000,1.000000,1002000000,300,2,11,\"/a/b\\x1b[2J\"\n") != NULL);
 	CT_CHECK_INT(csv_columns_differ(text), 0);
 	free(text);
 	text = print_groups(CT_OUT_HTML);
@@ -647,6 +647,40 @@ static void test_groups_bounded(void)
 	ct_analysis_free(&a);
 }
 
+/*
+ * Real cpufreq drivers report many frequencies: every one kept, its time
+ * whole (was: 16, the rest dropped); past CT_AN_FREQS, one "other" row.
+ */
+static void test_many_freqs(void)
+{
+	struct ct_analysis a;
+	uint64_t ts = T0, sum = 0;
+	uint32_t f, n = 40;
+	int i;
+
+	CT_CHECK_INT(ct_analysis_init(&a, 2, 64), 0);
+	an_target = &a;
+	for (f = 0; f < n; f++, ts += MS)
+		feed_simple(ts, 1, CT_EV_CPU_FREQUENCY, 800000 + 100000 * f, 1);
+	feed_simple(ts, 1, CT_EV_CPU_FREQUENCY, 800000, 1);
+	CT_CHECK_INT(a.cpus[1].nfreqs, n);
+	for (i = 0; i < (int)a.cpus[1].nfreqs; i++)
+		sum += a.cpus[1].freqs[i].ns;
+	CT_CHECK_INT(sum, n * MS);
+	CT_CHECK_INT(a.cpus[1].freqs[n - 1].khz, 800000 + 100000 * (n - 1));
+	ct_analysis_free(&a);
+
+	CT_CHECK_INT(ct_analysis_init(&a, 2, 64), 0);
+	for (f = 0, ts = T0; f < CT_AN_FREQS + 100; f++, ts += MS)
+		feed_simple(ts, 1, CT_EV_CPU_FREQUENCY, 1000 + f, 1);
+	feed_simple(ts, 1, CT_EV_CPU_FREQUENCY, 1000, 1);
+	CT_CHECK_INT(a.cpus[1].nfreqs, CT_AN_FREQS);
+	CT_CHECK_INT(a.cpus[1].freqs[CT_AN_FREQS - 1].khz, CT_AN_FREQ_OTHER);
+	CT_CHECK_INT(a.cpus[1].freqs[CT_AN_FREQS - 1].ns, 101 * MS);
+	ct_analysis_free(&a);
+	an_target = &an;
+}
+
 void test_analysis(void)
 {
 	CT_CHECK_INT(ct_analysis_init(&an, 2, 64), 0);
@@ -665,6 +699,7 @@ void test_analysis(void)
 	ct_analysis_free(&an);
 	test_groups_bounded();
 	test_bounded();
+	test_many_freqs();
 	test_running_at_start();
 	test_live_plain();
 	test_live_tty();

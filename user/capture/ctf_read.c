@@ -576,6 +576,16 @@ static int ct_open_chunks(struct ct_ctf_reader *r, const char *dir)
 		memcpy(r->uuid, r->chunks[0].uuid, sizeof(r->uuid));
 	else
 		memcpy(r->error, r->chunk_error, sizeof(r->error));
+	/* a recorder started again in DIR begins another recording */
+	for (i = 1; i < r->nchunks; i++) {
+		if (!memcmp(r->chunks[i].uuid, r->uuid, sizeof(r->uuid)))
+			continue;
+		snprintf(r->error, sizeof(r->error),
+			 "%.3900s: %s begins another recording than %s (their trace UUIDs differ), which cannot be read as one capture: read each chunk alone (%.300s/%s)",
+			 dir, r->chunks[i].name, r->chunks[0].name, dir,
+			 r->chunks[i].name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -645,8 +655,13 @@ int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir)
 			 "%.300s...: path longer than %zu bytes", dir, sizeof(path) - 1);
 		return -ENAMETOOLONG;
 	}
-	if (lstat(path, &st) && errno == ENOENT && ct_open_chunks(r, dir) != -ENOENT)
-		return r->nchunks ? 0 : -EINVAL;
+	if (lstat(path, &st) && errno == ENOENT) {
+		err = ct_open_chunks(r, dir);
+		if (err == -EINVAL)
+			return err;	/* chunks of two recordings */
+		if (err != -ENOENT)
+			return r->nchunks ? 0 : -EINVAL;
+	}
 	err = ct_check_metadata_file(r, path);
 	snprintf(path, sizeof(path), "%s/" CT_CTF_CUT_FILE, dir);
 	r->cut = !access(path, F_OK);
@@ -799,7 +814,12 @@ struct ct_cursor {
 	char err_what[128];
 };
 
-#define CT_PACKET_READ_MAX	(64u << 20)	/* refuse larger packets */
+/*
+ * The writer never makes a packet larger than CT_CTF_PACKET_MAX: a larger
+ * one is not coretrace's, and must not make each stream's cursor allocate
+ * what it declares (a sparse file declares 60 MiB over no disk at all)
+ */
+#define CT_PACKET_READ_MAX	CT_CTF_PACKET_MAX
 
 static int ct_cursor_read(struct ct_cursor *c, uint64_t off, void *out,
 			  size_t len)
@@ -969,8 +989,8 @@ static int ct_cursor_load(struct ct_cursor *c)
 		return ct_cursor_fail(c, off, "content size larger than the packet, or not whole bytes");
 	if (packet / 8 > c->size - off)
 		return ct_cursor_fail(c, off, "packet size points past the end of the file");
-	if (content / 8 > CT_PACKET_READ_MAX)
-		return ct_cursor_fail(c, off, "packet larger than coretrace reads");
+	if (packet / 8 > CT_PACKET_READ_MAX)
+		return ct_cursor_fail(c, off, "packet larger than coretrace writes (64 KiB)");
 	c->end = (size_t)(content / 8) - head;
 	if (c->end > c->buf_cap) {
 		unsigned char *bigger = realloc(c->buf, c->end);

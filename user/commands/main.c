@@ -2,6 +2,7 @@
 /* coretrace: a CO-RE BPF scheduler and power tracer. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "commands/check.h"
 #include "views/convert.h"
 #include "commands/top.h"
@@ -133,6 +134,21 @@ static const struct ct_cmd *ct_find_cmd(const char *name)
 	return NULL;
 }
 
+/*
+ * A capture has a stream file per CPU, all open at once while it is read
+ * in time order: 1,024 CPUs need more than the usual soft limit of 1,024
+ * descriptors, and the hard limit is there to be used.
+ */
+static void ct_raise_nofile(void)
+{
+	struct rlimit lim;
+
+	if (!getrlimit(RLIMIT_NOFILE, &lim) && lim.rlim_cur < lim.rlim_max) {
+		lim.rlim_cur = lim.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &lim);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
@@ -140,6 +156,7 @@ int main(int argc, char **argv)
 	const struct ct_cmd *cmd;
 	int parsed;
 
+	ct_raise_nofile();
 	if (!name) {
 		ct_usage(stderr);
 		return CT_EXIT_USAGE;

@@ -35,6 +35,8 @@ int ct_analysis_init(struct ct_analysis *a, int ncpus, uint32_t tasks)
 void ct_analysis_free(struct ct_analysis *a)
 {
 	free(a->tasks);
+	for (int cpu = 0; a->cpus && cpu < a->ncpus; cpu++)
+		free(a->cpus[cpu].freqs);
 	free(a->cpus);
 	free(a->groups);
 	a->tasks = NULL;
@@ -327,20 +329,42 @@ static void ct_credit_idle(const struct ct_analysis *a, struct ct_an_cpu *c,
 	c->idle_since = ts;
 }
 
+/* @khz's row of @c, made on first sight; NULL without memory */
+static struct ct_an_freq *ct_freq_row(struct ct_an_cpu *c, uint32_t khz)
+{
+	struct ct_an_freq *grown;
+	uint32_t i, cap;
+
+	for (i = 0; i < c->nfreqs; i++)
+		if (c->freqs[i].khz == khz)
+			return &c->freqs[i];
+	/* the last row, once made, holds every frequency past the others */
+	if (c->nfreqs == CT_AN_FREQS)
+		return &c->freqs[CT_AN_FREQS - 1];
+	if (c->nfreqs == c->freqs_cap) {
+		cap = c->freqs_cap ? 2 * c->freqs_cap : 16;
+		grown = realloc(c->freqs, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		c->freqs = grown;
+		c->freqs_cap = cap;
+	}
+	c->freqs[c->nfreqs].khz = c->nfreqs == CT_AN_FREQS - 1 ?
+				  CT_AN_FREQ_OTHER : khz;
+	c->freqs[c->nfreqs].ns = 0;
+	return &c->freqs[c->nfreqs++];
+}
+
 static void ct_credit_freq(const struct ct_analysis *a, struct ct_an_cpu *c,
 			   uint64_t ts)
 {
-	int i;
+	struct ct_an_freq *row;
 
 	if (!c->khz || ts < c->khz_since)
 		return;
-	for (i = 0; i < CT_AN_FREQS; i++) {
-		if (!c->freqs[i].khz || c->freqs[i].khz == c->khz) {
-			c->freqs[i].khz = c->khz;
-			c->freqs[i].ns += ct_span(a, c->khz_since, ts);
-			break;
-		}
-	}
+	row = ct_freq_row(c, c->khz);
+	if (row)
+		row->ns += ct_span(a, c->khz_since, ts);
 	c->khz_since = ts;
 }
 
@@ -606,7 +630,7 @@ void ct_analysis_new_window(struct ct_analysis *a, uint64_t now)
 
 		memset(c->cstate_ns, 0, sizeof(c->cstate_ns));
 		c->busy_ns = 0;
-		for (i = 0; i < CT_AN_FREQS; i++)
+		for (i = 0; i < c->nfreqs; i++)
 			c->freqs[i].ns = 0;
 	}
 	ct_zero_sources(a->irqs, CT_AN_IRQS);

@@ -13,7 +13,13 @@
 #include "model/events.h"
 
 #define CT_AN_CSTATES		10	/* C-state indexes 0..9 */
-#define CT_AN_FREQS		16	/* frequencies kept per CPU */
+/*
+ * Distinct frequencies kept per CPU, in order of appearance: cpufreq
+ * drivers report tens; past this many, the rest add up in one row, khz
+ * CT_AN_FREQ_OTHER (bounded work per record on a hostile capture).
+ */
+#define CT_AN_FREQS		1024
+#define CT_AN_FREQ_OTHER	UINT32_MAX
 #define CT_AN_SOFTIRQS		10
 #define CT_AN_IRQS		256
 #define CT_AN_FUNCS		4096	/* per kind of function */
@@ -81,7 +87,8 @@ struct ct_an_cpu {
 	uint64_t busy_ns;	/* not in a C-state */
 	uint32_t khz;		/* 0 until a cpu_frequency record */
 	uint64_t khz_since;
-	struct ct_an_freq freqs[CT_AN_FREQS];
+	struct ct_an_freq *freqs;	/* nfreqs of them, grown as seen */
+	uint32_t nfreqs, freqs_cap;
 	bool in_irq, in_softirq;
 	uint32_t irq, softirq;
 	uint64_t irq_since, softirq_since;

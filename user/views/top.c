@@ -254,9 +254,13 @@ static void ct_cpu_text(FILE *out, const struct ct_analysis *a)
 		if (!col)
 			col = fprintf(out, "(no cpu_idle records)");
 		fprintf(out, "%*s", col < 43 ? 43 - col : 1, "");
-		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
-			fprintf(out, "%u MHz %5.1f  ", c->freqs[f].khz / 1000,
-				ct_pct(c->freqs[f].ns, seconds));
+		for (f = 0; f < (int)c->nfreqs; f++)
+			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
+				fprintf(out, "others %5.1f  ",
+					ct_pct(c->freqs[f].ns, seconds));
+			else
+				fprintf(out, "%u MHz %5.1f  ", c->freqs[f].khz / 1000,
+					ct_pct(c->freqs[f].ns, seconds));
 		if (!f)
 			fputs("(the kernel reported none)", out);
 		if (c->lost)
@@ -291,9 +295,13 @@ static void ct_cpu_json(FILE *out, const struct ct_analysis *a)
 				ct_pct(c->cstate_ns[s], seconds));
 		fputs("},\"freqs_pct\":{", out);
 		inner = "";
-		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++, inner = ",")
-			fprintf(out, "%s\"%u\":%.3f", inner, c->freqs[f].khz,
-				ct_pct(c->freqs[f].ns, seconds));
+		for (f = 0; f < (int)c->nfreqs; f++, inner = ",")
+			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
+				fprintf(out, "%s\"other\":%.3f", inner,
+					ct_pct(c->freqs[f].ns, seconds));
+			else
+				fprintf(out, "%s\"%u\":%.3f", inner, c->freqs[f].khz,
+					ct_pct(c->freqs[f].ns, seconds));
 		fputs("}}", out);
 		sep = ",";
 	}
@@ -329,9 +337,12 @@ static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
 			ct_cpu_csv_row(out, cpu, state,
 				       ct_pct(c->cstate_ns[s], seconds));
 		}
-		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++) {
-			snprintf(state, sizeof(state), "at %u MHz",
-				 c->freqs[f].khz / 1000);
+		for (f = 0; f < (int)c->nfreqs; f++) {
+			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
+				snprintf(state, sizeof(state), "at other frequencies");
+			else
+				snprintf(state, sizeof(state), "at %u MHz",
+					 c->freqs[f].khz / 1000);
 			ct_cpu_csv_row(out, cpu, state,
 				       ct_pct(c->freqs[f].ns, seconds));
 		}
@@ -340,8 +351,19 @@ static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
 
 /* ---- escaping ---- */
 
+/*
+ * A CSV field, quoted; control bytes escaped as the text views escape
+ * them (a task names itself: a spreadsheet or a terminal reads this)
+ */
 static void ct_put_csv(FILE *out, const char *s)
 {
+	char escaped[4 * 512 + 1];
+	size_t n = strnlen(s, 512);
+
+	if (ct_text_needs_escape(s, n)) {
+		ct_text_escape(escaped, sizeof(escaped), s, n);
+		s = escaped;
+	}
 	fputc('"', out);
 	for (; *s; s++) {
 		if (*s == '"')
@@ -499,9 +521,13 @@ static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
 		for (s = 0; s < ct_top_cstates_seen(c); s++)
 			fprintf(out, "C%d %.1f&nbsp; ", s, ct_pct(c->cstate_ns[s], seconds));
 		fputs("</td><td>", out);
-		for (f = 0; f < CT_AN_FREQS && c->freqs[f].khz; f++)
-			fprintf(out, "%u MHz %.1f&nbsp; ", c->freqs[f].khz / 1000,
-				ct_pct(c->freqs[f].ns, seconds));
+		for (f = 0; f < (int)c->nfreqs; f++)
+			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
+				fprintf(out, "others %.1f&nbsp; ",
+					ct_pct(c->freqs[f].ns, seconds));
+			else
+				fprintf(out, "%u MHz %.1f&nbsp; ", c->freqs[f].khz / 1000,
+					ct_pct(c->freqs[f].ns, seconds));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
