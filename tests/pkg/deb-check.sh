@@ -35,6 +35,16 @@ systemd-analyze verify /lib/systemd/system/coretrace-recorder.service \
 	{ cat /tmp/verify.txt; fail "systemd-analyze verify"; }
 [ ! -s /tmp/verify.txt ] || { cat /tmp/verify.txt; fail "systemd-analyze verify said something"; }
 echo "deb-check: ok: systemd-analyze verify coretrace-recorder.service coretrace-serve.service"
+# the sandbox: each unit rated 3.0 ("OK") or better
+for unit in coretrace-recorder coretrace-serve; do
+	systemd-analyze security --offline=true /lib/systemd/system/$unit.service \
+		> /tmp/security.txt 2>&1 || { tail -5 /tmp/security.txt; fail "systemd-analyze security $unit"; }
+	score=$(sed -n 's/.*Overall exposure level for [a-z-]*\.service: \([0-9.]*\) .*/\1/p' /tmp/security.txt)
+	[ -n "$score" ] || { tail -5 /tmp/security.txt; fail "systemd-analyze security $unit: no overall level"; }
+	awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }' ||
+		fail "systemd-analyze security rates $unit $score, more exposed than 3.0"
+	echo "deb-check: ok: systemd-analyze security $unit: $score"
+done
 for unit in coretrace-recorder coretrace-serve; do
 	state=$(systemctl is-enabled $unit 2>/dev/null || true)
 	[ "$state" = disabled ] || fail "$unit is '$state' after installation, not disabled"
