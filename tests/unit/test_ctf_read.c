@@ -528,6 +528,12 @@ void test_ctf_read(void)
 
 	/* stream_1: header 0..67, comm event at 68 */
 	broken(dir, "printf 'xx' | dd of=%s/stream_1 bs=1 seek=0 conv=notrunc 2>/dev/null", "wrong packet magic");
+	/*
+	 * a packet declaring 60 MiB over a sparse file (no disk at all): more
+	 * than the writer ever makes, refused before anything is allocated
+	 */
+	broken(dir, "truncate -s 62914560 %s/stream_1 && printf '\\000\\000\\000\\036\\000\\000\\000\\000' | dd of=%s/stream_1 bs=1 seek=48 conv=notrunc 2>/dev/null",
+	       "packet larger than coretrace writes (64 KiB)");
 	/* one uuid byte, flipped (a fixed byte could be the one it holds) */
 	broken(dir, "b=$(od -An -tu1 -j5 -N1 %s/stream_1) && printf \"\\\\$(printf %%03o $((b ^ 1)))\" | dd of=%s/stream_1 bs=1 seek=5 conv=notrunc 2>/dev/null", "another trace");
 	broken(dir, "truncate -s 40 %s/stream_1", "truncated packet header");

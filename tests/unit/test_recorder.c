@@ -603,6 +603,46 @@ static void test_empty_chunk(void)
 	ct_names_free(&names);
 }
 
+/*
+ * A recorder started again in the same directory begins another recording
+ * (a new trace UUID) whose chunks follow the first's: the directory is not
+ * one capture, and the reader says so instead of reading them as one.
+ */
+static void test_two_recordings(void)
+{
+	char dir[] = "/tmp/ct-unit-tworec-XXXXXX", part[600];
+	struct ct_ctf_env env = { "r", "h", 0 };
+	struct ct_parts_opts opts = { dir, 0, 256 << 10, 0, 0, 0, { 0, 0, 0, NULL } };
+	struct ct_ctf_reader reader;
+	struct ct_names names;
+	struct ct_output *out;
+	uint64_t ts = 2000;
+	bool quiet;
+	int err = 0, run;
+
+	CT_CHECK(mkdtemp(dir) != NULL);
+	CT_CHECK_INT(ct_names_init(&names, 64), 0);
+	for (run = 0; run < 2; run++) {
+		ct_outdir_defaults(&opts.out);
+		out = ct_parts_output(&opts, 2, &env, &names, 1, &err, why);
+		CT_CHECK(out != NULL);
+		if (!out)
+			return;
+		ts = feed_switches(out, ts, 5000);
+		CT_CHECK_INT(ct_output_close(out, &quiet), 0);
+	}
+	snprintf(part, sizeof(part), "%s/chunk-000002", dir);
+	CT_CHECK_INT(access(part, F_OK), 0);
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, dir), -EINVAL);
+	CT_CHECK(strstr(reader.error, "chunk-000002 begins another recording than chunk-000001 (their trace UUIDs differ)") != NULL);
+	ct_ctf_reader_close(&reader);
+	/* each chunk still reads alone */
+	CT_CHECK_INT(ct_ctf_reader_open(&reader, part), 0);
+	ct_ctf_reader_close(&reader);
+	rm_tree(dir);
+	ct_names_free(&names);
+}
+
 void test_recorder(void)
 {
 	test_empty_chunk();
@@ -611,4 +651,5 @@ void test_recorder(void)
 	test_chunks();
 	test_rotated_read();
 	test_part_metadata();
+	test_two_recordings();
 }
