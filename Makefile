@@ -210,6 +210,7 @@ unit: $(UNIT_BIN) $(FUZZ_REPLAY) $(MKCAPTURE) coretrace
 	tests/host/layers-check.py user
 	tests/host/help-check.sh ./coretrace
 	tests/host/mutate.py $(MKCAPTURE) ./coretrace $(BUILD)/host
+	tests/host/hostile.py $(MKCAPTURE) ./coretrace $(BUILD)/host
 	tests/host/bench-check.py $(BUILD)/host/bench-check
 
 fuzz: $(FUZZ_BIN)

@@ -7,14 +7,17 @@
 static void ct_replay_say(const struct ct_replay *rp,
 			  const struct ct_ctf_reader *r, int err)
 {
-	if (err)
+	if (err) {
 		ct_ctf_reader_print_error(r, rp->who);
-	else if (rp->count && r->cut)
+		if (!r->records)
+			return;	/* nothing was read: the one sentence says why */
+	} else if (rp->count && r->cut) {
 		fprintf(stderr, "%s: %llu records recovered from %s: the recording was cut short (coretrace record did not end it; up to a second of records before the cut is missing)\n",
 			rp->who, r->records, rp->dir);
-	else if (rp->count)
+	} else if (rp->count) {
 		fprintf(stderr, "%s: %llu records read from %s\n", rp->who,
 			r->records, rp->dir);
+	}
 	ct_ctf_reader_print_part(r, rp->who);
 	ct_ctf_reader_print_losses(r, rp->who);
 }
