@@ -6,6 +6,7 @@
 #ifndef CORETRACE_CT_TEST_H
 #define CORETRACE_CT_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,12 @@ void test_output(void);
 void test_serve(void);
 void test_pktring(void);
 void test_recorder(void);
+/* test_recorder.c's: a switch on @cpu at @ts (42 -> 43) */
+union ct_record;
+union ct_record ct_test_rec_switch(uint16_t cpu, uint64_t ts);
+/* @n switches on 2 CPUs from @ts, 1 us apart, ticking every 1000 */
+struct ct_output;
+uint64_t ct_test_feed_switches(struct ct_output *out, uint64_t ts, int n);
 void test_outdir(void);
 void test_cgroup(void);
 

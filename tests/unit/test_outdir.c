@@ -69,26 +69,13 @@ static unsigned int mode_of(const char *path)
 	return lstat(path, &st) ? 0xffff : (unsigned int)(st.st_mode & 07777);
 }
 
-static union ct_record rec_switch(uint16_t cpu, uint64_t ts)
-{
-	union ct_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.sched_switch.type = CT_EV_SCHED_SWITCH;
-	r.sched_switch.cpu = cpu;
-	ct_set_ts(&r.sched_switch, ts);
-	r.sched_switch.prev_pid = 42;
-	r.sched_switch.next_pid = 43;
-	return r;
-}
-
 /* A capture's files planted as links: metadata, a stream, the cut mark */
 static void test_capture_links(void)
 {
 	char dir[] = "/tmp/ct-unit-out-XXXXXX", victim[] = "/tmp/ct-unit-victim-XXXXXX";
 	char file[256], path[512];
 	struct ct_ctf_env env = { "r", "h", 0 };
-	union ct_record r = rec_switch(0, 1000);
+	union ct_record r = ct_test_rec_switch(0, 1000);
 	struct ct_ctf ctf;
 
 	CT_CHECK(mkdtemp(dir) != NULL);
@@ -208,21 +195,6 @@ static void test_remove(void)
 	rm_rf(victim);
 }
 
-/* @n switches on 2 CPUs from @ts, 1 us apart, ticking every 1000 */
-static uint64_t feed(struct ct_output *out, uint64_t ts, int n)
-{
-	union ct_record r;
-	int i;
-
-	for (i = 0; i < n; i++, ts += 1000) {
-		r = rec_switch((uint16_t)(i % 2), ts);
-		ct_output_feed(out, &r);
-		if (i % 1000 == 999)
-			ct_output_tick(out, ts);
-	}
-	return ts;
-}
-
 /*
  * The flight recorder's snapshots are made as .snapshot-N.partial, then
  * renamed snapshot-N: the first planted as a link to a directory outside,
@@ -251,7 +223,7 @@ static void test_snapshot_links(void)
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
-	feed(out, 2000, 20000);
+	ct_test_feed_switches(out, 2000, 20000);
 	CT_CHECK_INT(ct_output_snapshot(out, "test", 0), 0);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	check_victim(file, "snapshot links");
@@ -292,7 +264,7 @@ static void test_chunk_links(void)
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
-	feed(out, 2000, 200000);	/* several chunks: the oldest go */
+	ct_test_feed_switches(out, 2000, 200000);	/* several chunks: the oldest go */
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	check_victim(file, "chunk link");
 	snprintf(path, sizeof(path), "%s/chunk-000001", dir);

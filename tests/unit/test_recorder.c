@@ -82,7 +82,7 @@ static long long metadata_number(const char *dir, const char *name)
 	return value;
 }
 
-static union ct_record rec_switch(uint16_t cpu, uint64_t ts)
+union ct_record ct_test_rec_switch(uint16_t cpu, uint64_t ts)
 {
 	union ct_record r;
 
@@ -108,13 +108,13 @@ static union ct_record rec_comm(uint32_t pid, const char *name, uint64_t ts)
 }
 
 /* @n switches on 2 CPUs from @ts, 1 us apart, ticking every 1000 */
-static uint64_t feed_switches(struct ct_output *out, uint64_t ts, int n)
+uint64_t ct_test_feed_switches(struct ct_output *out, uint64_t ts, int n)
 {
 	union ct_record r;
 	int i;
 
 	for (i = 0; i < n; i++, ts += 1000) {
-		r = rec_switch((uint16_t)(i % 2), ts);
+		r = ct_test_rec_switch((uint16_t)(i % 2), ts);
 		ct_output_feed(out, &r);
 		if (i % 1000 == 999)
 			ct_output_tick(out, ts);
@@ -159,10 +159,10 @@ static void test_flight(void)
 	ct_output_feed(out, &r);
 	fed++;
 	/* about 5 MB of events into 256 KB: most are overwritten */
-	ts = feed_switches(out, 2000, 300000);
+	ts = ct_test_feed_switches(out, 2000, 300000);
 	fed += 300000;
 	CT_CHECK_INT(ct_output_snapshot(out, "test", 0), 0);
-	ts = feed_switches(out, ts, 1000);
+	ts = ct_test_feed_switches(out, ts, 1000);
 	fed += 1000;
 	/*
 	 * the last 4 ms only: 4000 switches, and the rest of the packet of
@@ -248,7 +248,7 @@ static void test_chunks(void)
 		return;
 	r = rec_comm(43, "ct-next", 1000);
 	ct_output_feed(out, &r);
-	ts = feed_switches(out, 2000, 300000);
+	ts = ct_test_feed_switches(out, 2000, 300000);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	(void)ts;
 	for (i = 1; i < 100; i++) {
@@ -318,12 +318,12 @@ static void test_rotated_read(void)
 		return;
 	r = rec_comm(43, "ct-next", 1000);
 	ct_output_feed(out, &r);
-	ts = feed_switches(out, 2000, 30000);
+	ts = ct_test_feed_switches(out, 2000, 30000);
 	ct_output_losses(out, 0, 5);
-	ts = feed_switches(out, ts, 30000);
+	ts = ct_test_feed_switches(out, ts, 30000);
 	ct_output_losses(out, 0, 12);
 	ct_output_losses(out, 1, 3);
-	feed_switches(out, ts, 30000);
+	ct_test_feed_switches(out, ts, 30000);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	for (i = 1; i < 100; i++) {
 		snprintf(path, sizeof(path), "%s/chunk-%06d", dir, i);
@@ -414,7 +414,7 @@ static void test_part_metadata(void)
 	CT_CHECK(out != NULL);
 	if (!out)
 		return;
-	feed_switches(out, 2000, 3000);
+	ct_test_feed_switches(out, 2000, 3000);
 	CT_CHECK_INT(ct_output_snapshot(out, "SIGUSR1", 0), 0);
 	CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	snprintf(path, sizeof(path), "%s/snapshot-000001", dir);
@@ -628,7 +628,7 @@ static void test_two_recordings(void)
 		CT_CHECK(out != NULL);
 		if (!out)
 			return;
-		ts = feed_switches(out, ts, 5000);
+		ts = ct_test_feed_switches(out, ts, 5000);
 		CT_CHECK_INT(ct_output_close(out, &quiet), 0);
 	}
 	snprintf(part, sizeof(part), "%s/chunk-000002", dir);
