@@ -1,7 +1,8 @@
 #!/bin/sh
 # The files a reading command writes (convert --perfetto, timechart -o), as
 # root would write them where a local user could plant a link or a FIFO:
-# a link is refused with one sentence and what it points at is untouched,
+# a link (symbolic or hard) is refused with one sentence and what it
+# points at is untouched,
 # a FIFO is refused without waiting for a reader, and a new file is 0600.
 #
 #   outfile-check.sh MKCAPTURE CORETRACE WORKDIR
@@ -36,6 +37,13 @@ for cmd in "convert --perfetto" "timechart -o"; do
 	timeout 20 $ct $cmd "$work/$name.fifo" "$work/cap" > /dev/null 2> "$work/$name.ferr" < /dev/null
 	check "$name onto a FIFO: exit status" 1 $?
 	check "$name onto a FIFO: the sentence" 1 "$(grep -c 'is not a regular file' "$work/$name.ferr")"
+	ln "$work/victim" "$work/$name.hard"
+	# shellcheck disable=SC2086
+	$ct $cmd "$work/$name.hard" "$work/cap" > /dev/null 2> "$work/$name.herr" < /dev/null
+	check "$name onto a hard link: exit status" 1 $?
+	check "$name onto a hard link: the sentence" 1 "$(grep -c 'has 2 hard links; coretrace does not overwrite' "$work/$name.herr")"
+	check "$name onto a hard link: the file untouched" precious "$(cat "$work/victim")"
+	rm -f "$work/$name.hard"
 	# shellcheck disable=SC2086
 	(umask 022; $ct $cmd "$work/$name.out" "$work/cap" > /dev/null 2>&1 < /dev/null)
 	check "$name: a new file's mode" 600 "$(stat -c %a "$work/$name.out")"

@@ -18,6 +18,7 @@
 #include "capture/ctf.h"
 #include "capture/outdir.h"
 #include "capture/recorder.h"
+#include "model/args.h"
 #include "model/output.h"
 
 static const char victim_text[] = "not coretrace's\n";
@@ -117,6 +118,10 @@ static void test_refused_dirs(void)
 	CT_CHECK_INT(symlink(victim, path), 0);
 	CT_CHECK_INT(ct_outdir_open(path, &o, why, sizeof(why)), -ELOOP);
 	CT_CHECK(strstr(why, "is a symbolic link") != NULL);
+	/* "link/" and "link//" too: a trailing slash would follow it */
+	snprintf(made, sizeof(made), "%s/cap//", base);
+	CT_CHECK_INT(ct_outdir_open(made, &o, why, sizeof(why)), -ELOOP);
+	CT_CHECK(strstr(why, "cap is a symbolic link") != NULL);
 
 	snprintf(path, sizeof(path), "%s/open", base);
 	CT_CHECK_INT(mkdir(path, 0700), 0);
@@ -152,7 +157,7 @@ static void test_refused_dirs(void)
 	CT_CHECK(fd >= 0);
 	CT_CHECK_INT(mode_of(made), 0750);
 	if (fd >= 0) {
-		int f = ct_outdir_create(fd, "x", o.file_mode);
+		int f = ct_outdir_create(fd, "x", &o);
 
 		CT_CHECK(f >= 0);
 		if (f >= 0)
@@ -161,6 +166,43 @@ static void test_refused_dirs(void)
 	}
 	snprintf(made, sizeof(made), "%s/group/x", base);
 	CT_CHECK_INT(mode_of(made), 0640);
+	/* --file-mode: others may read, never write (their links) */
+	{
+		unsigned int m = 0;
+
+		CT_CHECK_INT(ct_parse_file_mode("0640", &m), 0);
+		CT_CHECK_INT(m, 0640);
+		CT_CHECK_INT(ct_parse_file_mode("644", &m), 0);
+		CT_CHECK(ct_parse_file_mode("0660", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("0666", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("0700", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("4600", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("06400", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("", &m) != 0);
+		CT_CHECK(ct_parse_file_mode("0x1a", &m) != 0);
+	}
+	/* root writing for --user: what it makes is that user's */
+	if (geteuid() == 0) {
+		struct stat st;
+
+		o.file_mode = 0600;
+		o.uid = 65534;
+		o.gid = 65534;
+		snprintf(made, sizeof(made), "%s/for-nobody", base);
+		fd = ct_outdir_open(made, &o, why, sizeof(why));
+		CT_CHECK(fd >= 0);
+		if (fd >= 0) {
+			int f = ct_outdir_create(fd, "metadata", &o);
+
+			CT_CHECK(f >= 0 && !fstat(f, &st) && st.st_uid == 65534 &&
+				 st.st_gid == 65534);
+			if (f >= 0)
+				close(f);
+			close(fd);
+		}
+		CT_CHECK(!lstat(made, &st) && st.st_uid == 65534);
+		ct_outdir_defaults(&o);
+	}
 	check_victim(file, "refused directories");
 	rm_rf(base);
 	rm_rf(victim);

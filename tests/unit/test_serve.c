@@ -423,6 +423,12 @@ static int test_handler(const struct ct_http_request *req, struct ct_obuf *body,
 			const char **type, void *arg)
 {
 	(*(int *)arg)++;
+	if (!strcmp(req->path, "/big")) {
+		/* more than the sockets hold: a client that stops reading stalls */
+		for (int i = 0; i < 1 << 16; i++)
+			ct_obuf_printf(body, "big_line_%08d 1\n", i);
+		return 200;
+	}
 	if (strcmp(req->path, "/metrics"))
 		return 404;
 	*type = ct_om_content_type(ct_om_negotiate(req->accept));
@@ -555,6 +561,26 @@ static void test_server(void)
 	CT_CHECK_INT(served, CT_HTTP_PER_PEER);
 	CT_CHECK_INT(gone, 4);
 	CT_CHECK_INT(calls, 2 + 1 + CT_HTTP_PER_PEER);
+
+	/*
+	 * clients that ask for a large response and stop reading it: they
+	 * hold no more than their address's share, oldest given up first,
+	 * and a scrape from the same address is answered
+	 */
+	for (i = 0; i < CT_HTTP_PER_PEER + 4; i++) {
+		fds[i] = client(port);
+		if (fds[i] >= 0 && write(fds[i], "GET /big HTTP/1.1\r\n\r\n", 21) != 21)
+			CT_CHECK(!"could not ask for /big");
+		ct_http_step(&s, 10);
+	}
+	fd = client(port);
+	CT_CHECK(fd >= 0 && write(fd, "GET /metrics HTTP/1.1\r\n\r\n", 25) == 25);
+	CT_CHECK_INT(exchange(&s, fd, out, sizeof(out)), 0);
+	CT_CHECK(!strncmp(out, "HTTP/1.1 200 OK\r\n", 17));
+	close(fd);
+	for (i = 0; i < CT_HTTP_PER_PEER + 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 
 	/* the absolute form of the target */
 	fd = client(port);

@@ -9,12 +9,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
 #include <seccomp.h>
 #include <sys/capability.h>
 #include "base/privs.h"
@@ -59,12 +62,11 @@ int ct_privs_prepare(struct ct_privs *p, const char *user, char *why,
 	return 0;
 }
 
-/* Every process keeps these: memory, files, time, signals, the exit */
+/* Every process keeps these: memory, reading, time, signals, the exit */
 static const char *const ct_calls_common[] = {
 	"read", "write", "readv", "writev", "pread64", "pwrite64", "lseek",
-	"close", "openat", "newfstatat", "fstat", "statx", "fcntl", "dup",
-	"dup3", "getdents64", "fsync", "fdatasync", "ftruncate", "fchmod",
-	"unlinkat", "mkdirat", "renameat", "renameat2",
+	"close", "newfstatat", "fstat", "statx", "fcntl", "dup",
+	"dup3", "getdents64",
 	"mmap", "munmap", "mremap", "mprotect", "madvise", "brk",
 	"clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday",
 	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "restart_syscall",
@@ -78,6 +80,12 @@ static const char *const ct_calls_tracer[] = {
 	"bpf", "ioctl", "epoll_wait", "epoll_pwait", "epoll_ctl",
 	"wait4", "waitid", "kill", "tgkill", "statfs", "fstatfs",
 	"readlinkat", "sysinfo", "sched_getaffinity", "prlimit64",
+};
+
+/* record's and the writer's: files made, synced, renamed and removed */
+static const char *const ct_calls_files[] = {
+	"openat", "fsync", "fdatasync", "ftruncate", "fchmod", "fchown",
+	"unlinkat", "mkdirat", "renameat", "renameat2",
 };
 
 /* serve's sockets: the listening one is open already */
@@ -107,6 +115,8 @@ static int ct_allow(scmp_filter_ctx ctx, const char *const *names, size_t n)
 static int ct_seccomp(enum ct_privs_role role)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+	const scmp_datum_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC |
+				     O_APPEND;
 	int err;
 
 	if (!ctx)
@@ -116,16 +126,85 @@ static int ct_seccomp(enum ct_privs_role role)
 		err = CT_ALLOW(ctx, ct_calls_tracer);
 	if (!err && role == CT_PRIVS_SERVER)
 		err = CT_ALLOW(ctx, ct_calls_server);
+	/* serve reads /proc and /sys, and writes no file at all */
+	if (!err && role == CT_PRIVS_SERVER)
+		err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+				       SCMP_A2(SCMP_CMP_MASKED_EQ, writing, 0));
+	else if (!err)
+		err = CT_ALLOW(ctx, ct_calls_files);
 	if (!err)
 		err = seccomp_load(ctx);
 	seccomp_release(ctx);
 	return err;
 }
 
-int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
-		  char *why, size_t len)
+/* Does the kernel answer a command on the map @fd without a capability? */
+static bool ct_bpf_answers(int fd)
 {
-	cap_t none;
+	struct bpf_map_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (__u32)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(unsigned long)&info;
+	return syscall(SYS_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) == 0 ||
+	       errno != EPERM;
+}
+
+/*
+ * Every capability given up. On kernels that refuse every bpf() command
+ * without CAP_BPF while kernel.unprivileged_bpf_disabled is set (Linux
+ * 6.1 refuses only map creation and program loads there), the maps of
+ * @bpf_fd could no longer be read: then CAP_BPF alone (or, on a kernel
+ * without it, CAP_SYS_ADMIN) stays, and coretrace says so. 0 or -1.
+ */
+static int ct_drop_caps(int bpf_fd)
+{
+	static const cap_value_t which[] = { CAP_BPF, CAP_SYS_ADMIN };
+	cap_flag_value_t have = CAP_CLEAR;
+	cap_t now = cap_get_proc(), stage = cap_init(), none = cap_init();
+	const cap_value_t *kept = NULL;
+	size_t i;
+	int err = -1;
+
+	if (!now || !stage || !none)
+		goto out;
+	for (i = 0; bpf_fd >= 0 && i < sizeof(which) / sizeof(which[0]); i++) {
+		if (CAP_IS_SUPPORTED(which[i]) &&
+		    !cap_get_flag(now, which[i], CAP_PERMITTED, &have) &&
+		    have == CAP_SET) {
+			kept = &which[i];
+			break;
+		}
+	}
+	/* nothing in effect while the maps are asked whether that is enough */
+	if (kept && cap_set_flag(stage, CAP_PERMITTED, 1, kept, CAP_SET))
+		goto out;
+	err = cap_set_proc(stage);
+	if (err || !kept || ct_bpf_answers(bpf_fd)) {
+		err = err ? err : cap_set_proc(none);
+		goto out;
+	}
+	err = cap_set_flag(stage, CAP_EFFECTIVE, 1, kept, CAP_SET) ? -1 :
+	      cap_set_proc(stage);
+	if (!err)
+		fprintf(stderr, "coretrace: this kernel reads BPF maps only for CAP_BPF (kernel.unprivileged_bpf_disabled is set): %s is kept, every other capability is given up\n",
+			*kept == CAP_BPF ? "CAP_BPF" : "CAP_SYS_ADMIN");
+out:
+	if (now)
+		cap_free(now);
+	if (stage)
+		cap_free(stage);
+	if (none)
+		cap_free(none);
+	return err;
+}
+
+int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
+		  int bpf_fd, char *why, size_t len)
+{
 	int cap, err;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
@@ -146,6 +225,9 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 			 strerror(errno));
 		return -1;
 	}
+	/* the permitted set outlives the switch, until asked below */
+	if (p->switch_user && bpf_fd >= 0)
+		prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 	if (p->switch_user &&
 	    (setgroups(1, &p->gid) || setresgid(p->gid, p->gid, p->gid) ||
 	     setresuid(p->uid, p->uid, p->uid))) {
@@ -153,10 +235,8 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 			 p->name, (unsigned int)p->uid, strerror(errno));
 		return -1;
 	}
-	none = cap_init();	/* empty: effective, permitted, inheritable */
-	err = none ? cap_set_proc(none) : -1;
-	if (none)
-		cap_free(none);
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	err = ct_drop_caps(bpf_fd);
 	if (err) {
 		snprintf(why, len, "cannot drop the capabilities: %s",
 			 strerror(errno));

@@ -36,10 +36,12 @@ int ct_privs_prepare(struct ct_privs *p, const char *user, char *why,
 /*
  * Give up what @role no longer needs: no new privileges, the bounding and
  * ambient sets emptied, the user switched if asked, every capability
- * dropped, not dumpable, and a seccomp filter of the calls @role makes
- * (others fail with EPERM). 0, or -1 with the sentence in @why.
+ * dropped (but CAP_BPF, on a kernel that would refuse to read the map
+ * @bpf_fd without it; -1: no map to read), not dumpable, and a seccomp
+ * filter of the calls @role makes (others fail with EPERM). 0, or -1 with
+ * the sentence in @why.
  */
 int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
-		  char *why, size_t len);
+		  int bpf_fd, char *why, size_t len);
 
 #endif /* CORETRACE_PRIVS_H */

@@ -475,21 +475,32 @@ static void ct_writer_report(struct ct_writer *w, uint32_t kind)
 		return;		/* coretrace is gone: nobody to tell */
 }
 
-/* The child keeps only the pipes and its stream files open. */
+/*
+ * The child keeps only the pipes, DIR, its stream files and stderr open;
+ * stdin and stdout become /dev/null, so that no file it makes is fd 0 or
+ * 1 (where a stray write would land in a capture).
+ */
 static void ct_writer_close_others(const struct ct_ctf *ctf, int in_fd,
 				   int status_fd)
 {
-	int fd, max = (int)sysconf(_SC_OPEN_MAX), cpu;
+	int fd, max = (int)sysconf(_SC_OPEN_MAX), cpu, null;
 
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (fd = 0; fd < max && fd < 65536; fd++) {
 		bool keep = fd == in_fd || fd == status_fd ||
-			    fd == ctf->dir_fd;
+			    fd == ctf->dir_fd || fd == STDERR_FILENO;
 
 		for (cpu = 0; cpu < ctf->ncpus && !keep; cpu++)
 			keep = fd == ctf->streams[cpu].fd;
-		if (!keep)
+		if (keep || fd == null)
+			continue;
+		if (fd <= STDOUT_FILENO && null >= 0)
+			dup2(null, fd);
+		else
 			close(fd);
 	}
+	if (null > STDERR_FILENO)
+		close(null);
 }
 
 /*
@@ -520,7 +531,7 @@ static void ct_writer_mark_cut(const struct ct_ctf *ctf, int dir_fd)
 	ssize_t written;
 	int fd;
 
-	fd = ct_outdir_create(dir_fd, CT_CTF_CUT_FILE, ctf->out.file_mode);
+	fd = ct_outdir_create(dir_fd, CT_CTF_CUT_FILE, &ctf->out);
 	if (fd < 0)
 		return;
 	/* even left empty by a full disk, the file marks the cut */
@@ -551,7 +562,7 @@ static int ct_writer_file(struct ct_writer *w, uint32_t cpu)
 		snprintf(name, sizeof(name), CT_CTF_NAMES_FILE);
 	else
 		snprintf(name, sizeof(name), "stream_%u", cpu);
-	*fd = ct_outdir_create(w->part_fd, name, w->ctf->out.file_mode);
+	*fd = ct_outdir_create(w->part_fd, name, &w->ctf->out);
 	if (*fd < 0 && !w->err)
 		w->err = *fd;
 	w->files += *fd >= 0;
@@ -622,13 +633,12 @@ static void ct_writer_open(struct ct_writer *w, const unsigned char *msg,
 	else
 		snprintf(w->part, sizeof(w->part), "%s", head.name);
 	/* a partial one left by a crash, or whatever was planted there */
-	w->part_fd = ct_outdir_mkdir(w->ctf->dir_fd, w->part,
-				     w->ctf->out.file_mode);
+	w->part_fd = ct_outdir_mkdir(w->ctf->dir_fd, w->part, &w->ctf->out);
 	if (w->part_fd < 0) {
 		w->err = w->part_fd;
 		return;
 	}
-	fd = ct_outdir_create(w->part_fd, "metadata", w->ctf->out.file_mode);
+	fd = ct_outdir_create(w->part_fd, "metadata", &w->ctf->out);
 	if (fd < 0) {
 		w->err = fd;
 		return;
@@ -772,7 +782,7 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 	if (ctf->out.privs) {
 		char why[CT_PRIVS_WHY];
 
-		if (ct_privs_drop(ctf->out.privs, CT_PRIVS_WRITER, why,
+		if (ct_privs_drop(ctf->out.privs, CT_PRIVS_WRITER, -1, why,
 				  sizeof(why))) {
 			fprintf(stderr, "coretrace: the capture writer: %s\n", why);
 			_exit(1);
@@ -1419,7 +1429,7 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 
 	if (err)
 		return err;
-	fd = ct_outdir_create(ctf->dir_fd, "metadata", ctf->out.file_mode);
+	fd = ct_outdir_create(ctf->dir_fd, "metadata", &ctf->out);
 	if (fd < 0)
 		return fd;
 	meta = fdopen(fd, "w");
@@ -1435,7 +1445,7 @@ int ct_ctf_open(struct ct_ctf *ctf, const char *dir, int ncpus,
 		struct ct_ctf_stream *s = &ctf->streams[cpu];
 
 		snprintf(name, sizeof(name), "stream_%d", cpu);
-		s->fd = ct_outdir_create(ctf->dir_fd, name, ctf->out.file_mode);
+		s->fd = ct_outdir_create(ctf->dir_fd, name, &ctf->out);
 		s->packet = malloc(CT_CTF_PACKET_MAX);
 		if (s->fd < 0)
 			err = s->fd;

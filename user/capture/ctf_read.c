@@ -409,6 +409,8 @@ FILE *ct_output_open(const char *out, char *why, size_t len)
 		err = errno;
 	else if (!S_ISREG(st.st_mode))
 		err = EINVAL;
+	else if (st.st_nlink > 1 || st.st_uid != geteuid())
+		err = EPERM;	/* a hard link, or someone else's: not truncated */
 	else if (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0) < 0)
 		err = errno;
 	if (!err)
@@ -417,6 +419,12 @@ FILE *ct_output_open(const char *out, char *why, size_t len)
 		err = err ? err : errno;
 		if (err == EINVAL)
 			snprintf(why, len, "%.4000s: is not a regular file", out);
+		else if (err == EPERM && st.st_nlink > 1)
+			snprintf(why, len, "%.4000s: has %lu hard links; coretrace does not overwrite a file other names share",
+				 out, (unsigned long)st.st_nlink);
+		else if (err == EPERM)
+			snprintf(why, len, "%.4000s: belongs to uid %u, not to the user coretrace runs as (uid %u); remove it or name another file",
+				 out, (unsigned int)st.st_uid, (unsigned int)geteuid());
 		else
 			snprintf(why, len, "cannot write %.4000s: %s", out,
 				 strerror(err));

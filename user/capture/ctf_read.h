@@ -93,8 +93,8 @@ int ct_output_check(const char *out, const char *dir, char *why, size_t len);
 /*
  * @out opened for writing as coretrace writes every file it is told to:
  * a symbolic link is refused, not followed, and so is anything but a
- * regular file; a file made is 0600, one that exists is truncated only
- * once checked. NULL with errno set and the sentence in @why.
+ * regular file, and so is one with other hard links or another owner; a
+ * file made is 0600, one that exists is truncated only once checked. NULL with errno set and the sentence in @why.
  */
 FILE *ct_output_open(const char *out, char *why, size_t len);
 

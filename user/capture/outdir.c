@@ -30,19 +30,47 @@ mode_t ct_outdir_dir_mode(mode_t file_mode)
 	return (file_mode & 0666) | ((file_mode & 0444) >> 2);
 }
 
-int ct_outdir_open(const char *path, const struct ct_outdir_opts *o,
+/* A file or directory made by root for --user: that user's */
+static int ct_outdir_own(int fd, const struct ct_outdir_opts *o)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (st.st_uid != o->uid && fchown(fd, o->uid, o->gid))
+		return -errno;
+	return 0;
+}
+
+int ct_outdir_open(const char *arg, const struct ct_outdir_opts *o,
 		   char *why, size_t why_len)
 {
 	mode_t dmode = ct_outdir_dir_mode(o->file_mode);
-	bool made = false;
+	char path[4096];
 	struct stat st;
+	size_t len;
 	int fd, err;
 
 	why[0] = '\0';
-	if (!mkdir(path, 0700))
-		made = true;
-	else if (errno != EEXIST)
+	/* "link/" would follow the link whatever O_NOFOLLOW says */
+	len = strnlen(arg, sizeof(path));
+	if (len == sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, arg, len + 1);
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	if (!mkdir(path, 0700)) {
+		/* made here: its owner's, with the mode asked for */
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			err = ct_outdir_own(fd, o) || fchmod(fd, dmode) ? -errno : 0;
+			close(fd);
+			if (err)
+				return err;
+		}
+	} else if (errno != EEXIST) {
 		return -errno;
+	}
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -57,25 +85,19 @@ int ct_outdir_open(const char *path, const struct ct_outdir_opts *o,
 				 path);
 		return err;
 	}
+	/* made here or found: the directory now open is checked the same */
 	if (fstat(fd, &st)) {
 		err = -errno;
 		close(fd);
 		return err;
 	}
-	/* made here: now its owner's, with the mode asked for */
-	if (made && ((st.st_uid != o->uid && fchown(fd, o->uid, o->gid)) ||
-		     fchmod(fd, dmode))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	if (!made && st.st_uid != o->uid) {
+	if (st.st_uid != o->uid) {
 		snprintf(why, why_len, "%s belongs to uid %u, not to the user coretrace writes as (uid %u): its owner could plant links in it",
 			 path, (unsigned int)st.st_uid, (unsigned int)o->uid);
 		close(fd);
 		return -EPERM;
 	}
-	if (!made && (st.st_mode & 0022)) {
+	if (st.st_mode & 0022) {
 		snprintf(why, why_len, "other users can write in %s (mode %04o) and could plant links in it",
 			 path, (unsigned int)(st.st_mode & 07777));
 		close(fd);
@@ -84,18 +106,18 @@ int ct_outdir_open(const char *path, const struct ct_outdir_opts *o,
 	return fd;
 }
 
-int ct_outdir_create(int dirfd, const char *name, mode_t mode)
+int ct_outdir_create(int dirfd, const char *name, const struct ct_outdir_opts *o)
 {
 	int fd, err;
 
 	if (unlinkat(dirfd, name, 0) && errno != ENOENT)
 		return -errno;
 	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, mode & 0666);
+		    O_CLOEXEC, o->file_mode & 0666);
 	if (fd < 0)
 		return -errno;
-	/* exactly @mode, whatever the umask */
-	if (fchmod(fd, mode & 0666)) {
+	/* exactly the mode asked for, whatever the umask; --user's file */
+	if (fchmod(fd, o->file_mode & 0666) || ct_outdir_own(fd, o)) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -103,7 +125,7 @@ int ct_outdir_create(int dirfd, const char *name, mode_t mode)
 	return fd;
 }
 
-int ct_outdir_mkdir(int dirfd, const char *name, mode_t mode)
+int ct_outdir_mkdir(int dirfd, const char *name, const struct ct_outdir_opts *o)
 {
 	int fd, err = ct_outdir_remove(dirfd, name);
 
@@ -114,7 +136,7 @@ int ct_outdir_mkdir(int dirfd, const char *name, mode_t mode)
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fchmod(fd, ct_outdir_dir_mode(mode))) {
+	if (fchmod(fd, ct_outdir_dir_mode(o->file_mode)) || ct_outdir_own(fd, o)) {
 		err = -errno;
 		close(fd);
 		return err;

@@ -19,7 +19,7 @@
 
 /* who the capture is written as, and how readable it is */
 struct ct_outdir_opts {
-	mode_t file_mode;	/* permission bits of files (0666 at most) */
+	mode_t file_mode;	/* permission bits of files (0644 at most) */
 	uid_t uid;		/* the owner the directory must have */
 	gid_t gid;
 	/* what the writer process gives up once forked; NULL: nothing */
@@ -40,11 +40,12 @@ int ct_outdir_open(const char *path, const struct ct_outdir_opts *o,
 		   char *why, size_t why_len);
 /*
  * A new file @name in @dirfd, replacing what has the name (a link is
- * removed, never followed), with exactly @mode. fd or -errno.
+ * removed, never followed), with exactly @o's mode, @o's user's. fd or
+ * -errno.
  */
-int ct_outdir_create(int dirfd, const char *name, mode_t mode);
+int ct_outdir_create(int dirfd, const char *name, const struct ct_outdir_opts *o);
 /* A new directory @name in @dirfd (what had the name removed); fd or -errno */
-int ct_outdir_mkdir(int dirfd, const char *name, mode_t mode);
+int ct_outdir_mkdir(int dirfd, const char *name, const struct ct_outdir_opts *o);
 /*
  * Remove @name from @dirfd: a file or a link itself, or a directory and
  * the files in it; no link is followed. 0 (also when missing) or -errno.

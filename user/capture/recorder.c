@@ -550,6 +550,7 @@ struct ct_output *ct_parts_output(const struct ct_parts_opts *opts, int ncpus,
 		return NULL;
 	}
 	p->opts = *opts;
+	p->ctf.dir_fd = -1;	/* none yet: an early failure closes nothing */
 	p->ncpus = ncpus;
 	p->now_ns = now_ns;
 	p->out.names = names;

@@ -613,7 +613,9 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	if (!err && ct_loader_names_groups(skel))
 		err = ct_announce_cgroups(s, start_ns);
 	/* nothing from here on needs a capability, nor root's uid */
-	if (!err && ct_privs_drop(&s->privs, CT_PRIVS_TRACER, why, sizeof(why))) {
+	if (!err && ct_privs_drop(&s->privs, CT_PRIVS_TRACER,
+				   ct_loader_map_fd(skel), why,
+				   sizeof(why))) {
 		fprintf(stderr, "coretrace: %s\n", why);
 		err = -EPERM;
 	}
@@ -850,7 +852,7 @@ static int ct_record_option(int c, const char *arg, struct ct_record_opts *opts,
 	case CT_OPT_FILE_MODE:
 		if (!ct_parse_file_mode(arg, &opts->file_mode))
 			return 0;
-		fprintf(err, "coretrace %s: invalid file mode '%s' (want octal permission bits of at most 0666, e.g. 0640)\n",
+		fprintf(err, "coretrace %s: invalid file mode '%s' (want octal permission bits of at most 0644, e.g. 0640: others may read, never write)\n",
 			cmd, arg);
 		return -1;
 	case CT_OPT_TRIG_DELAY ... CT_OPT_TRIG_MAX:

@@ -520,7 +520,9 @@ int ct_serve(const struct ct_serve_opts *opts)
 	if (!err)
 		err = ct_loader_attach(sv.skel);
 	/* the socket and the maps are open: nothing after needs root */
-	if (!err && ct_privs_drop(&privs, CT_PRIVS_SERVER, why, sizeof(why))) {
+	if (!err && ct_privs_drop(&privs, CT_PRIVS_SERVER,
+				   ct_loader_map_fd(sv.skel),
+				   why, sizeof(why))) {
 		fprintf(stderr, "coretrace: %s\n", why);
 		err = -EPERM;
 	}

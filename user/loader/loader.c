@@ -597,6 +597,11 @@ int ct_loader_open(const struct ct_record_opts *opts,
 	return ct_open_and_load(opts, skel);
 }
 
+int ct_loader_map_fd(struct coretrace_bpf *skel)
+{
+	return bpf_map__fd(skel->maps.ct_trig_state);
+}
+
 uint64_t ct_loader_arm_triggers(struct coretrace_bpf *skel)
 {
 	uint64_t now = ct_mono_ns();

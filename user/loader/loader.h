@@ -102,6 +102,8 @@ int ct_loader_attach(struct coretrace_bpf *skel);
  * loading did to the machine); returns the time, CLOCK_MONOTONIC ns.
  */
 uint64_t ct_loader_arm_triggers(struct coretrace_bpf *skel);
+/* A map of the object: what the privilege drop asks the kernel about */
+int ct_loader_map_fd(struct coretrace_bpf *skel);
 /* Close the gate, then detach: no program records after the first stops */
 void ct_loader_detach(struct coretrace_bpf *skel);
 void ct_loader_close(struct coretrace_bpf *skel);

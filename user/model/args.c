@@ -209,8 +209,11 @@ int ct_parse_file_mode(const char *arg, unsigned int *mode)
 			return -EINVAL;
 		value = value * 8 + (unsigned int)(*p - '0');
 	}
-	/* no execute, set-id or sticky bit: a capture is data */
-	if (value & ~0666u)
+	/*
+	 * no execute, set-id or sticky bit (a capture is data), and no one
+	 * but the owner writes: its directories would let them plant links
+	 */
+	if (value & ~0644u)
 		return -EINVAL;
 	*mode = value;
 	return 0;

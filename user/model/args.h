@@ -50,7 +50,7 @@ uint64_t ct_all_events(void);
 int ct_parse_by(const char *arg, bool *by_cgroup, FILE *err, const char *cmd);
 /* A decimal count ("20"); 0 or -EINVAL. */
 int ct_parse_count(const char *arg, unsigned int *count);
-/* --file-mode: octal permission bits, read and write only (0 to 0666) */
+/* --file-mode: octal permission bits, read by anyone, written by the owner (0 to 0644) */
 int ct_parse_file_mode(const char *arg, unsigned int *mode);
 
 /*

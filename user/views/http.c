@@ -354,21 +354,41 @@ static void ct_http_peer(int fd, struct ct_http_conn *c)
 		memcpy(c->peer, &((struct sockaddr_in *)&a)->sin_addr, 4);
 		c->peer_len = 4;
 	} else if (a.ss_family == AF_INET6) {
-		memcpy(c->peer, &((struct sockaddr_in6 *)&a)->sin6_addr, 16);
-		c->peer_len = 16;
+		const struct in6_addr *v6 = &((struct sockaddr_in6 *)&a)->sin6_addr;
+
+		if (IN6_IS_ADDR_V4MAPPED(v6)) {
+			memcpy(c->peer, v6->s6_addr + 12, 4);
+			c->peer_len = 4;
+		} else {
+			/* a host holds a /64: its prefix is the peer */
+			memcpy(c->peer, v6->s6_addr, 8);
+			c->peer_len = 8;
+		}
 	}
 }
 
-/* Still reading its request: what a newer connection may push out */
+/* Still reading its request: the first a newer connection pushes out */
 static bool ct_http_unfinished(const struct ct_http_conn *c)
 {
 	return c->fd >= 0 && !c->response.p;
 }
 
+/* @a older than @b for eviction: unfinished ones first, then by age */
+static bool ct_http_before(const struct ct_http_conn *a,
+			   const struct ct_http_conn *b)
+{
+	if (!b)
+		return true;
+	if (ct_http_unfinished(a) != ct_http_unfinished(b))
+		return ct_http_unfinished(a);
+	return a->seq < b->seq;
+}
+
 /*
- * The slot for a connection from @peer: its peer's oldest unfinished one
- * when that peer holds s->per_peer, else a free slot, else the oldest
- * unfinished of all; NULL when every slot is sending a response.
+ * The slot for a connection from @peer: when that peer holds s->per_peer
+ * connections, its own oldest (unfinished first); else a free slot; else
+ * the oldest of all, unfinished first. A client that stops reading its
+ * response holds a slot no longer than one that never asks.
  */
 static struct ct_http_conn *ct_http_slot(struct ct_http_server *s,
 					 const struct ct_http_conn *peer)
@@ -383,15 +403,13 @@ static struct ct_http_conn *ct_http_slot(struct ct_http_server *s,
 				free_slot = c;
 			continue;
 		}
-		if (!ct_http_unfinished(c))
-			continue;
-		if (!oldest || c->seq < oldest->seq)
+		if (ct_http_before(c, oldest))
 			oldest = c;
 		if (c->peer_len != peer->peer_len ||
 		    memcmp(c->peer, peer->peer, peer->peer_len))
 			continue;
 		mine++;
-		if (!own || c->seq < own->seq)
+		if (ct_http_before(c, own))
 			own = c;
 	}
 	if (own && mine >= s->per_peer)
@@ -420,7 +438,7 @@ static void ct_http_accept(struct ct_http_server *s, uint64_t now)
 		ct_http_peer(fd, &probe);
 		c = ct_http_slot(s, &probe);
 		if (!c) {
-			s->rejected++;	/* every slot is answering */
+			s->rejected++;	/* no slot at all (never: one is evicted) */
 			close(fd);
 			continue;
 		}
