@@ -38,7 +38,8 @@ int ct_privs_prepare(struct ct_privs *p, const char *user, char *why,
  * ambient sets emptied, the user switched if asked, every capability
  * dropped (but CAP_BPF, on a kernel that would refuse to read the map
  * @bpf_fd without it; -1: no map to read), not dumpable, and a seccomp
- * filter of the calls @role makes (others fail with EPERM). 0, or -1 with
+ * filter of the calls @role makes (others fail with EPERM). 0; 1 when
+ * all but the filter was done, the kernel having no seccomp; or -1 with
  * the sentence in @why.
  */
 int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,

@@ -783,7 +783,7 @@ static void ct_writer_main(struct ct_ctf *ctf, int in_fd, int status_fd)
 		char why[CT_PRIVS_WHY];
 
 		if (ct_privs_drop(ctf->out.privs, CT_PRIVS_WRITER, -1, why,
-				  sizeof(why))) {
+				  sizeof(why)) < 0) {
 			fprintf(stderr, "coretrace: the capture writer: %s\n", why);
 			_exit(1);
 		}

@@ -613,11 +613,17 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 	if (!err && ct_loader_names_groups(skel))
 		err = ct_announce_cgroups(s, start_ns);
 	/* nothing from here on needs a capability, nor root's uid */
-	if (!err && ct_privs_drop(&s->privs, CT_PRIVS_TRACER,
-				   ct_loader_map_fd(skel), why,
-				   sizeof(why))) {
-		fprintf(stderr, "coretrace: %s\n", why);
-		err = -EPERM;
+	if (!err) {
+		int dropped = ct_privs_drop(&s->privs, CT_PRIVS_TRACER,
+					    ct_loader_map_fd(skel), why,
+					    sizeof(why));
+
+		if (dropped < 0) {
+			fprintf(stderr, "coretrace: %s\n", why);
+			err = -EPERM;
+		} else if (dropped && s->opts->session.verbose) {
+			fprintf(stderr, "coretrace: this kernel has no seccomp (CONFIG_SECCOMP): privileges given up, no system call filter\n");
+		}
 	}
 	/* settled: from now on a trigger's condition is the machine's */
 	if (!err && ct_triggers_on(&s->opts->trigger))

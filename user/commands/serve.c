@@ -522,7 +522,7 @@ int ct_serve(const struct ct_serve_opts *opts)
 	/* the socket and the maps are open: nothing after needs root */
 	if (!err && ct_privs_drop(&privs, CT_PRIVS_SERVER,
 				   ct_loader_map_fd(sv.skel),
-				   why, sizeof(why))) {
+				   why, sizeof(why)) < 0) {
 		fprintf(stderr, "coretrace: %s\n", why);
 		err = -EPERM;
 	}
