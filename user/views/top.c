@@ -222,6 +222,16 @@ static double ct_pct(uint64_t ns, double seconds)
 	return (double)ns / 1e7 / seconds;
 }
 
+/* "1300 MHz", or "other frequencies" for the row past CT_AN_FREQS */
+static const char *ct_freq_label(const struct ct_an_freq *f, char *buf,
+				 size_t len)
+{
+	if (f->khz == CT_AN_FREQ_OTHER)
+		return "other frequencies";
+	snprintf(buf, len, "%u MHz", f->khz / 1000);
+	return buf;
+}
+
 static int ct_top_cstates_seen(const struct ct_an_cpu *c)
 {
 	int s, seen = 0;
@@ -235,6 +245,7 @@ static int ct_top_cstates_seen(const struct ct_an_cpu *c)
 static void ct_cpu_text(FILE *out, const struct ct_analysis *a)
 {
 	double seconds = ct_window_s(a);
+	char label[32];
 	int cpu, s, f;
 
 	fputs("\n  CPU  busy %  idle states (% of the window)           frequencies (% of the window)\n", out);
@@ -255,12 +266,9 @@ static void ct_cpu_text(FILE *out, const struct ct_analysis *a)
 			col = fprintf(out, "(no cpu_idle records)");
 		fprintf(out, "%*s", col < 43 ? 43 - col : 1, "");
 		for (f = 0; f < (int)c->nfreqs; f++)
-			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
-				fprintf(out, "others %5.1f  ",
-					ct_pct(c->freqs[f].ns, seconds));
-			else
-				fprintf(out, "%u MHz %5.1f  ", c->freqs[f].khz / 1000,
-					ct_pct(c->freqs[f].ns, seconds));
+			fprintf(out, "%s %5.1f  ",
+				ct_freq_label(&c->freqs[f], label, sizeof(label)),
+				ct_pct(c->freqs[f].ns, seconds));
 		if (!f)
 			fputs("(the kernel reported none)", out);
 		if (c->lost)
@@ -322,7 +330,7 @@ static void ct_cpu_csv_row(FILE *out, int cpu, const char *state,
 static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
 {
 	double seconds = ct_window_s(a);
-	char state[32];
+	char state[48], label[32];
 	int cpu, s, f;
 
 	for (cpu = 0; cpu < a->ncpus; cpu++) {
@@ -338,11 +346,8 @@ static void ct_cpu_csv(FILE *out, const struct ct_analysis *a)
 				       ct_pct(c->cstate_ns[s], seconds));
 		}
 		for (f = 0; f < (int)c->nfreqs; f++) {
-			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
-				snprintf(state, sizeof(state), "at other frequencies");
-			else
-				snprintf(state, sizeof(state), "at %u MHz",
-					 c->freqs[f].khz / 1000);
+			snprintf(state, sizeof(state), "at %s",
+				 ct_freq_label(&c->freqs[f], label, sizeof(label)));
 			ct_cpu_csv_row(out, cpu, state,
 				       ct_pct(c->freqs[f].ns, seconds));
 		}
@@ -505,6 +510,7 @@ static void ct_top_csv(FILE *out, const struct ct_analysis *a,
 static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
 {
 	double seconds = ct_window_s(a);
+	char label[32];
 	int cpu, s, f;
 
 	fputs("<h2>CPUs</h2>\n<table>\n<tr><th>CPU</th><th>busy %</th>"
@@ -522,12 +528,9 @@ static void ct_html_cpus(FILE *out, const struct ct_analysis *a)
 			fprintf(out, "C%d %.1f&nbsp; ", s, ct_pct(c->cstate_ns[s], seconds));
 		fputs("</td><td>", out);
 		for (f = 0; f < (int)c->nfreqs; f++)
-			if (c->freqs[f].khz == CT_AN_FREQ_OTHER)
-				fprintf(out, "others %.1f&nbsp; ",
-					ct_pct(c->freqs[f].ns, seconds));
-			else
-				fprintf(out, "%u MHz %.1f&nbsp; ", c->freqs[f].khz / 1000,
-					ct_pct(c->freqs[f].ns, seconds));
+			fprintf(out, "%s %.1f&nbsp; ",
+				ct_freq_label(&c->freqs[f], label, sizeof(label)),
+				ct_pct(c->freqs[f].ns, seconds));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
