@@ -149,6 +149,10 @@ $(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS) $(PRIV_LIBS)
 
+# offcpu's stacks are walked by frame pointers: every function keeps one
+# and calls what it calls (no sibling calls, which replace a frame)
+$(BUILD)/workloads/offcpu: CFLAGS += -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<

@@ -24,7 +24,7 @@
 #include <linux/types.h>
 #endif
 
-#define CT_ABI_VERSION		4
+#define CT_ABI_VERSION		5
 #define CT_COMM_LEN		16
 #define CT_FILENAME_LEN		108
 #define CT_IRQ_NAME_LEN		32
@@ -104,7 +104,9 @@
 	X(CT_EV_TASK_CGROUP, task_cgroup, "coretrace_task_cgroup", "", "", \
 	  ct_task_cgroup, CT_EVF_NAMES | CT_EVF_SILENT)			\
 	X(CT_EV_CGROUP_NAME, cgroup_name, "coretrace_cgroup_name", "", "", \
-	  ct_cgroup_name, CT_EVF_NAMES | CT_EVF_SILENT)
+	  ct_cgroup_name, CT_EVF_NAMES | CT_EVF_SILENT)			\
+	X(CT_EV_CALLCHAIN, callchain, "coretrace_callchain", "", "",	\
+	  ct_callchain, 0)
 
 enum ct_event_type {
 #define CT_X_ENUM(id, name, ctf, cat, tp, rec, flags) id,
@@ -170,6 +172,11 @@ typedef __u64 __attribute__((aligned(4))) ct_u64;
  *               the address under the companion key; a capture names it
  *               once, in a coretrace_ksym event before its first use
  *   ADDR        a kernel object's address (a timer, a work item)
+ *   STACK       a call stack's id (record -g), 0 for none: JSON shows its
+ *               frames under the companion key; a capture gives its
+ *               frames once, in a coretrace_kstack or coretrace_ustack
+ *               event before its first use
+ *   EVENT       an event type (enum ct_event_type), shown by its name
  * A JSON name of 0 leaves the field out of JSON. R is the record struct's
  * name, for the expansions that need it (offsetof).
  */
@@ -185,6 +192,8 @@ enum ct_field_kind {
 	CT_FK_SOFTIRQ,
 	CT_FK_KFUNC,
 	CT_FK_ADDR,
+	CT_FK_STACK,
+	CT_FK_EVENT,
 };
 
 #define CT_X_MEMBER(rec, kind, type, member, array, ctf, json, comp)	\
@@ -358,5 +367,25 @@ CT_RECORD(ct_task_cgroup);
 	F(R, UINT, __u32, level, , "_level", "level", 0)			\
 	F(R, STRING, char, path, [CT_CGROUP_PATH_LEN], "_path", "path", 0)
 CT_RECORD(ct_cgroup_name);
+
+/*
+ * record -g: a call stack taken where the record before it on its CPU
+ * happened. After a sched_switch (event), the stack of the task it
+ * switched out (pid), where it blocked or was preempted, and target is
+ * the task switched in; after a sched_waking, the stack of the task that
+ * woke target (pid, the current task: the one an interrupt interrupted
+ * when the wakeup came from an interrupt), from where. Stacks are ids,
+ * 0 for none (not asked for, a kernel thread's user stack, or lost, as
+ * the counters say): BPF gives each stack's frames once, in a message
+ * ahead of the first record that uses it (ct_control.h), and a capture
+ * names each in an event of its own ahead of its first use. 29 bytes.
+ */
+#define CT_FIELDS_ct_callchain(F, R)					\
+	F(R, TASK, __u32, pid, , "_tid", "pid", "comm")			\
+	F(R, TASK, __u32, target, , "_target_tid", "target", "target_comm") \
+	F(R, STACK, __u32, kstack, , "_kstack", "kstack", "kernel_stack")	\
+	F(R, STACK, __u32, ustack, , "_ustack", "ustack", "user_stack")	\
+	F(R, EVENT, __u8, event, , "_event", "event", 0)
+CT_RECORD(ct_callchain);
 
 #endif /* CORETRACE_CT_ABI_H */

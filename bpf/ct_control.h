@@ -21,9 +21,17 @@ struct ct_counts {
 	__u64 lost;
 };
 
-/* ct_stats: a CPU's row of counts, whole cache lines (32 x 24 bytes) */
+/*
+ * ct_stats: a CPU's row of counts, whole cache lines (32 x 24 bytes): one
+ * slot per event type, and at the end of the row the call stacks of
+ * record -g, kernel and user: stacks asked for (attempted), not taken or
+ * not sent (lost: the walk failed, or the ring had no room for a new
+ * stack's frames), none to take (filtered: a kernel thread's user stack)
+ */
 #define CT_STATS_STRIDE		32
-_Static_assert(CT_STATS_STRIDE >= CT_EV_MAX, "a row holds every event type");
+#define CT_STATS_KSTACK		30
+#define CT_STATS_USTACK		31
+_Static_assert(CT_STATS_KSTACK >= CT_EV_MAX, "a row holds every event type");
 
 /*
  * A trigger fired (record --trigger-*): the condition held in BPF, which
@@ -64,6 +72,49 @@ struct ct_trigger_state {
 	__u64 held_back;
 	__u64 lost;
 	__u64 before_armed;	/* held, but began before ct_trig_armed_ns */
+};
+
+/*
+ * record -g: a call stack's frames, given once, ahead of the first
+ * ct_callchain record that refers to it by id. Like a trigger, a message
+ * to the reader outside the event table: the reader keeps the frames in
+ * its stack table, and a capture gives them in an event of its own.
+ * Kernel stacks: nr return addresses (u64), innermost first; user stacks:
+ * nr struct ct_uframe. Ids start at 1 and are never given twice in a
+ * recording; a stack BPF has forgotten (its table is an LRU) is given
+ * again under a new id. 32 bytes and the frames.
+ */
+#define CT_REC_KSTACK		0xf1
+#define CT_REC_USTACK		0xf2
+
+#define CT_STACK_KERNEL		0x1	/* ct_stacks: kernel frames */
+#define CT_STACK_USER		0x2	/* ct_stacks: user frames */
+#define CT_KSTACK_DEPTH		48	/* frames kept, innermost first */
+#define CT_USTACK_DEPTH		32
+
+struct ct_stack_msg {
+	CT_RECORD_HEADER;
+	__u32 id;
+	__u32 tgid;		/* a user stack's process; 0 for the kernel */
+	__u32 nr;		/* frames that follow */
+	__u32 reserved[2];
+};
+
+/*
+ * A user frame as the kernel gives it (struct bpf_stack_build_id): the
+ * build ID of the file mapped there and the offset in that file, or,
+ * when the kernel could not read the build ID then (status
+ * CT_UFRAME_IP), the address itself.
+ */
+#define CT_UFRAME_EMPTY		0
+#define CT_UFRAME_VALID		1
+#define CT_UFRAME_IP		2
+#define CT_BUILD_ID_SIZE	20
+
+struct ct_uframe {
+	__s32 status;
+	unsigned char build_id[CT_BUILD_ID_SIZE];
+	__u64 offset;		/* CT_UFRAME_IP: the address */
 };
 
 /* limits of the filters set at load time */

@@ -332,4 +332,36 @@ CT_SHARED struct {
 	__type(value, struct ct_agg_irq);
 } ct_agg_irqs SEC(".maps");
 
+/*
+ * record -g (stack.bpf.c): CT_STACK_KERNEL and CT_STACK_USER, 0 without
+ * it (the stack programs are then not loaded). A stack is known by a
+ * 64-bit hash of its frames (a user stack's, with its process); this LRU
+ * table gives the id under which its frames were sent, and forgets the
+ * stacks least used when full: one seen again is sent again under a new
+ * id. Memory: its entries (sized at load, one without -g) and a CPU's
+ * scratch; the frames themselves live in user space and the capture.
+ */
+CT_SHARED const volatile __u32 ct_stacks;
+CT_SHARED __u32 ct_stack_next_id;
+
+CT_SHARED struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, __u32);
+} ct_stack_ids SEC(".maps");
+
+/* a stack being taken: the message that sends it, frames after it */
+struct ct_stack_scratch {
+	struct ct_stack_msg msg;
+	__u64 frames[CT_USTACK_DEPTH * sizeof(struct ct_uframe) / 8];
+};
+
+CT_SHARED struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_stack_scratch);
+} ct_stack_scratch SEC(".maps");
+
 #endif /* CORETRACE_BPF_MAPS_H */

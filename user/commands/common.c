@@ -61,6 +61,29 @@ int ct_set_session(int id, const char *arg, void *p, FILE *err,
 	}
 }
 
+/*
+ * --call-graph: which stacks. perf's "fp" is both, walked by frame
+ * pointers, the only way coretrace walks them; perf's other ways (dwarf,
+ * lbr) copy stacks or need hardware coretrace does not use.
+ */
+static int ct_parse_call_graph(const char *arg, uint32_t *stacks, FILE *err,
+			       const char *cmd)
+{
+	if (!strcmp(arg, "fp") || !strcmp(arg, "kernel,user") ||
+	    !strcmp(arg, "user,kernel"))
+		*stacks = CT_STACK_KERNEL | CT_STACK_USER;
+	else if (!strcmp(arg, "kernel"))
+		*stacks = CT_STACK_KERNEL;
+	else if (!strcmp(arg, "user"))
+		*stacks = CT_STACK_USER;
+	else {
+		fprintf(err, "coretrace %s: unknown call graph '%s' (want kernel, user, kernel,user or fp; stacks are walked by frame pointers only)\n",
+			cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* What to trace, and the session: record's and top's */
 int ct_set_trace(int id, const char *arg, void *p, FILE *err, const char *cmd)
 {
@@ -113,6 +136,11 @@ int ct_set_trace(int id, const char *arg, void *p, FILE *err, const char *cmd)
 	case CT_OPT_NO_CGROUP_NAMES:
 		opts->no_cgroup_names = true;
 		return 0;
+	case 'g':
+		opts->stacks = CT_STACK_KERNEL | CT_STACK_USER;
+		return 0;
+	case CT_OPT_CALL_GRAPH:
+		return ct_parse_call_graph(arg, &opts->stacks, err, cmd);
 	default:
 		return ct_set_session(id, arg, &opts->session, err, cmd);
 	}
@@ -133,6 +161,11 @@ const struct ct_opt ct_trace_table[] = {
 	{ 'G', "cgroup", "DIR", "only events about tasks in cgroup v2 group DIR\n"
 	  "(e.g. /sys/fs/cgroup/system.slice) or below\n"
 	  "it; repeat for more groups (8 at most)", ct_set_trace },
+	{ 'g', "stacks", NULL, "call stacks, kernel and user: of each task\n"
+	  "switched out (where it blocked) and of each\n"
+	  "waker (from where it woke a task)", ct_set_trace },
+	{ CT_OPT_CALL_GRAPH, "call-graph", "WHAT", "the stacks to take: kernel, user or\n"
+	  "kernel,user (fp, as perf says, is the same)", ct_set_trace },
 	{ CT_OPT_NO_CGROUP_NAMES, "no-cgroup-names", NULL,
 	  "do not announce tasks' cgroups and groups'\n"
 	  "paths (no --by cgroup views)", ct_set_trace },

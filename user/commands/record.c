@@ -80,6 +80,12 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		s->received[rec->hdr.type]++;
 		return ct_output_feed(s->out, rec);
 	}
+	if (ct_is_stack_message(data, len)) {
+		/* a stack's frames, once, ahead of the records that use it */
+		if (ct_stacks_message(&s->names.stacks, data, len))
+			s->corrupt++;
+		return 0;
+	}
 	if (len >= sizeof(struct ct_trigger) &&
 	    ((const struct ct_hdr *)data)->type == CT_REC_TRIGGER) {
 		/* a message to the recorder, not a record of the trace */
@@ -459,7 +465,8 @@ static void ct_announce_start(const struct coretrace_bpf *skel,
 
 static bool ct_needs_ksyms(const struct ct_record_opts *opts)
 {
-	return opts->events & CT_FUNCTION_RECORDS;
+	return (opts->events & CT_FUNCTION_RECORDS) ||
+	       (opts->stacks & CT_STACK_KERNEL);
 }
 
 static int ct_session_init(struct ct_session *s,

@@ -130,6 +130,64 @@ static int ct_select_cgroup_programs(struct coretrace_bpf *skel,
 }
 
 /*
+ * -g: the stack programs of the switch and the wakeup handlers loaded,
+ * attached by ct_loader_attach() after them (so that their records
+ * follow). Without -g, they are not loaded and their table has one entry.
+ */
+static const struct {
+	enum ct_event_type type;
+	const char *prog;
+} ct_stack_progs[] = {
+	{ CT_EV_SCHED_SWITCH, "stack_sched_switch" },
+	{ CT_EV_SCHED_WAKING, "stack_sched_waking" },
+};
+
+static void ct_select_stack_programs(struct coretrace_bpf *skel,
+				     const struct ct_record_opts *opts)
+{
+	struct bpf_program *prog, *handler;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(ct_stack_progs) / sizeof(ct_stack_progs[0]); i++) {
+		prog = bpf_object__find_program_by_name(skel->obj,
+							ct_stack_progs[i].prog);
+		snprintf(name, sizeof(name), "handle_%s",
+			 ct_events[ct_stack_progs[i].type].name);
+		handler = bpf_object__find_program_by_name(skel->obj, name);
+		if (!prog)
+			continue;
+		bpf_program__set_autoattach(prog, false);
+		bpf_program__set_autoload(prog, opts->stacks && !opts->aggregate &&
+					  handler && bpf_program__autoload(handler));
+	}
+}
+
+/* Attach the stack programs loaded, after the handlers; 0 or -errno */
+static int ct_attach_stack_programs(struct coretrace_bpf *skel)
+{
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	size_t i;
+
+	for (i = 0; i < sizeof(ct_stack_progs) / sizeof(ct_stack_progs[0]); i++) {
+		prog = bpf_object__find_program_by_name(skel->obj,
+							ct_stack_progs[i].prog);
+		if (!prog || !bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link)
+			return -errno;
+		/* the skeleton's links: detached and freed with the others */
+		if (prog == skel->progs.stack_sched_switch)
+			skel->links.stack_sched_switch = link;
+		else
+			skel->links.stack_sched_waking = link;
+	}
+	return 0;
+}
+
+/*
  * Attach the selected events the kernel has; warn about the others. Two
  * families of programs share the tracepoints: the record handlers
  * (handle_<event>) and serve's (serve_<event>); only the one asked for
@@ -201,6 +259,7 @@ static int ct_select_programs(struct coretrace_bpf *skel,
 		fprintf(stderr, "coretrace: this kernel has none of the selected tracepoints\n");
 		return -ENOENT;
 	}
+	ct_select_stack_programs(skel, opts);
 	return ct_select_cgroup_programs(skel, opts, events);
 }
 
@@ -322,6 +381,10 @@ static int ct_configure(struct coretrace_bpf *skel,
 	ro->ct_wakeup_bytes = opts->buffer_size / 4;
 	ro->ct_per_cpu_rings = opts->per_cpu_rings;
 	ct_configure_triggers(ro, &opts->trigger);
+	ro->ct_stacks = opts->stacks;
+	if (!opts->stacks &&
+	    bpf_map__set_max_entries(skel->maps.ct_stack_ids, 1))
+		return -EINVAL;
 	ro->ct_checks = ro->ct_filter_tasks || ro->ct_filter_cpus ||
 			ro->ct_filter_tgid || ro->ct_trig_tgid;
 	/* the delay trigger's table, only when it is asked for (or serving) */
@@ -433,6 +496,8 @@ int ct_loader_attach(struct coretrace_bpf *skel)
 {
 	int err = coretrace_bpf__attach(skel);
 
+	if (!err)
+		err = ct_attach_stack_programs(skel);
 	if (err)
 		fprintf(stderr, "coretrace: could not attach to the tracepoints: %s\n",
 			strerror(-err));

@@ -62,6 +62,7 @@ struct ct_record_opts {
 		double cooldown;	/* seconds between two triggers */
 		unsigned int max;	/* triggers in a recording, 0: no limit */
 	} trigger;
+	uint32_t stacks;	/* -g, --call-graph: CT_STACK_* bits */
 	bool per_cpu_rings;	/* --per-cpu-rings */
 	bool wakeup_always;	/* --wakeup=always */
 	double top_interval;	/* coretrace top: refresh period, 0: record */

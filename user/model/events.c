@@ -102,6 +102,22 @@ void ct_put_text_line(FILE *out, const char *line, size_t n)
 	fputc('\n', out);
 }
 
+/*
+ * A record's text: its own line, escaped here, then the lines of its
+ * stack, escaped by the printer (a newline in a name is no new line)
+ */
+void ct_put_text_lines(FILE *out, const char *text, size_t n)
+{
+	const char *nl = memchr(text, '\n', n);
+	size_t first = nl ? (size_t)(nl - text) : n;
+
+	ct_put_text_line(out, text, first);
+	if (nl) {
+		fwrite(nl + 1, 1, n - first - 1, out);
+		fputc('\n', out);
+	}
+}
+
 /* True when @s (up to @n bytes) needs ct_text_escape. */
 bool ct_text_needs_escape(const char *s, size_t n)
 {
@@ -378,6 +394,69 @@ static void ct_text_symbol(struct ct_buf *b, const struct ct_print_ctx *pctx,
 		ct_buf_printf(b, "function=0x%llx", (unsigned long long)addr);
 }
 
+const char *ct_frame_name(const struct ct_print_ctx *pctx,
+			  const struct ct_stack *s, unsigned int i,
+			  char *buf, size_t len)
+{
+	const char *name;
+	uint64_t ip;
+
+	if (s->user)
+		return ct_uframe_str(ct_stack_uframe(s, i), buf, len);
+	ip = ct_stack_ip(s, i);
+	name = ct_function_name(pctx, ip);
+	if (name)
+		return name;
+	snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+	return buf;
+}
+
+/* " => frame" lines, each escaped here (the line view writes them as they are) */
+static void ct_text_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			   uint32_t id)
+{
+	const struct ct_stack *s;
+	char name[256], escaped[4 * 256 + 1];
+	unsigned int i;
+
+	if (!id)
+		return;
+	s = pctx->stacks ? ct_stacks_get(pctx->stacks, id) : NULL;
+	if (!s) {
+		ct_buf_printf(b, "\n => [stack %u: not in the recording]", id);
+		return;
+	}
+	for (i = 0; i < s->nr; i++) {
+		const char *n = ct_frame_name(pctx, s, i, name, sizeof(name));
+
+		ct_text_escape(escaped, sizeof(escaped), n, strlen(n));
+		ct_buf_printf(b, "\n => %s", escaped);
+	}
+}
+
+/*
+ * record -g: the stack of a task switched out, or of a waker, on the
+ * lines after the record's own, as ftrace's stacktrace option gives
+ * them: kernel frames, then user frames, innermost first
+ */
+static void ct_text_callchain(struct ct_buf *b, const union ct_record *rec,
+			      const struct ct_print_ctx *pctx)
+{
+	const struct ct_callchain *c = &rec->callchain;
+	char name[CT_COMM_LEN + 16];
+
+	ct_text_prefix(b, rec, c->pid, pctx);
+	ct_buf_printf(b, "%s of %s:%u (%s %s:%u)",
+		      c->event == CT_EV_SCHED_WAKING ? "waker" : "blocked",
+		      ct_comm_name(pctx->comms, c->pid, c->cpu, name,
+				   sizeof(name)), c->pid,
+		      c->event == CT_EV_SCHED_WAKING ? "woke" : "switched to",
+		      ct_comm_name(pctx->comms, c->target, c->cpu, name,
+				   sizeof(name)), c->target);
+	ct_text_frames(b, pctx, c->kstack);
+	ct_text_frames(b, pctx, c->ustack);
+}
+
 /*
  * The entries of timers and work items ("function=NAME timer=0x...") and
  * their exits ("timer=0x..."): the object is a timer, an hrtimer or a work
@@ -446,6 +525,29 @@ static void ct_json_name(struct ct_buf *b, const char *key, const char *value,
 	ct_buf_json_str(b, value, max);
 }
 
+/* "key":["frame",...], a stack's frames, innermost first; null: not known */
+static void ct_json_frames(struct ct_buf *b, const char *key,
+			   const struct ct_print_ctx *pctx, uint32_t id)
+{
+	const struct ct_stack *s;
+	char name[256];
+	unsigned int i;
+
+	s = id && pctx->stacks ? ct_stacks_get(pctx->stacks, id) : NULL;
+	if (!s) {
+		ct_buf_printf(b, ",\"%s\":%s", key, id ? "null" : "[]");
+		return;
+	}
+	ct_buf_printf(b, ",\"%s\":[", key);
+	for (i = 0; i < s->nr; i++) {
+		if (i)
+			ct_buf_putc(b, ',');
+		ct_buf_json_str(b, ct_frame_name(pctx, s, i, name, sizeof(name)),
+				sizeof(name));
+	}
+	ct_buf_putc(b, ']');
+}
+
 static void ct_json_field(struct ct_buf *b, const union ct_record *rec,
 			  const struct ct_field *f,
 			  const struct ct_print_ctx *pctx)
@@ -496,6 +598,16 @@ static void ct_json_field(struct ct_buf *b, const union ct_record *rec,
 	case CT_FK_ADDR:
 		ct_buf_printf(b, ",\"%s\":\"0x%llx\"", f->json_name,
 			      (unsigned long long)v);
+		return;
+	case CT_FK_STACK:
+		ct_buf_printf(b, ",\"%s\":%llu", f->json_name,
+			      (unsigned long long)v);
+		if (f->companion)
+			ct_json_frames(b, f->companion, pctx, (uint32_t)v);
+		return;
+	case CT_FK_EVENT:
+		ct_buf_printf(b, ",\"%s\":\"%s\"", f->json_name,
+			      v < CT_EV_MAX ? ct_events[v].name : "unknown");
 		return;
 	default:
 		break;

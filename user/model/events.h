@@ -15,6 +15,7 @@
 #include "ct_abi.h"
 #include "model/comm_cache.h"
 #include "model/ksyms.h"
+#include "model/stacks.h"
 
 /*
  * A record, in the ring's layout (ct_abi.h): the ring's own bytes when
@@ -44,6 +45,7 @@ union ct_record {
 	struct ct_work_end work_end;
 	struct ct_task_cgroup task_cgroup;
 	struct ct_cgroup_name cgroup_name;
+	struct ct_callchain callchain;
 };
 
 /* A record's timestamp, CLOCK_MONOTONIC ns */
@@ -94,7 +96,17 @@ struct ct_print_ctx {
 	const struct ct_irq_names *irqs;	/* may be NULL */
 	const struct ct_symtab *syms;		/* a capture's names, or NULL */
 	const struct ct_cgroup_names *cgroups;	/* groups' paths, or NULL */
+	const struct ct_stacks *stacks;		/* call stacks by id, or NULL */
 };
+
+/*
+ * The name of frame @i of stack @s: a kernel function, or a user
+ * frame's (its module and offset when it has no name); @buf may be
+ * used. Never NULL.
+ */
+const char *ct_frame_name(const struct ct_print_ctx *pctx,
+			  const struct ct_stack *s, unsigned int i,
+			  char *buf, size_t len);
 
 /* A function's name: the kernel's symbols, a capture's, or NULL. */
 const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr);
@@ -115,6 +127,7 @@ void ct_buf_json_str(struct ct_buf *b, const char *s, size_t max);
 size_t ct_text_escape(char *dst, size_t cap, const char *src, size_t n);
 bool ct_text_needs_escape(const char *s, size_t n);
 void ct_put_text_line(FILE *out, const char *line, size_t n);
+void ct_put_text_lines(FILE *out, const char *text, size_t n);
 
 /* One field of a record, from its row in ct_abi.h */
 struct ct_field {

@@ -23,6 +23,8 @@ int ct_names_init(struct ct_names *n, size_t capacity)
 	n->pctx.irqs = &n->irqs;
 	n->pctx.syms = &n->syms;
 	n->pctx.cgroups = &n->cgroups;
+	ct_stacks_init(&n->stacks);
+	n->pctx.stacks = &n->stacks;
 	return 0;
 }
 
@@ -51,6 +53,7 @@ void ct_names_free(struct ct_names *n)
 	ct_comm_cache_free(&n->comms);
 	ct_cgroup_names_free(&n->cgroups);
 	ct_ksyms_free(&n->ksyms);
+	ct_stacks_free(&n->stacks);
 }
 
 /* --- a command's own consumer, and an analysis */

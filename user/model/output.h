@@ -28,6 +28,7 @@ struct ct_names {
 	struct ct_cgroup_names cgroups;	/* pid -> group -> path */
 	struct ct_ksyms ksyms;		/* live: /proc/kallsyms, if loaded */
 	struct ct_symtab syms;		/* a capture's function names */
+	struct ct_stacks stacks;	/* call stacks by id (record -g) */
 	struct ct_print_ctx pctx;	/* all of the above, for printers */
 };
 

@@ -9,7 +9,8 @@
 #include "views/lines.h"
 #include "views/live_top.h"
 
-#define CT_LINE_MAX	1024
+/* a record's line, or a call stack's lines (up to 80 frames) */
+#define CT_LINE_MAX	16384
 
 /*
  * After writing to @f: an error stops the session and is said once (and
@@ -58,7 +59,7 @@ static int ct_lines_feed(struct ct_output *out, const union ct_record *rec)
 	if ((size_t)n >= sizeof(l->line))
 		n = sizeof(l->line) - 1;
 	if (l->format == CT_FORMAT_TEXT) {
-		ct_put_text_line(l->f, l->line, (size_t)n);
+		ct_put_text_lines(l->f, l->line, (size_t)n);
 	} else {
 		l->line[n] = '\n';
 		fwrite(l->line, 1, (size_t)n + 1, l->f);
