@@ -171,6 +171,17 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 	fprintf(f, "\nevent {\n\tname = \"coretrace_ksym\";\n\tid = %d;\n\tstream_id = 0;\n"
 		"\tfields := struct {\n\t\tuint64_t _addr;\n\t\tstring _name;\n\t};\n};\n",
 		CT_CTF_ID_KSYM);
+	fprintf(f, "\nevent {\n\tname = \"coretrace_kstack\";\n\tid = %d;\n\tstream_id = 0;\n"
+		"\tfields := struct {\n\t\tuint32_t _id;\n\t\tuint32_t _tgid;\n"
+		"\t\tuint32_t _nr;\n\t\tinteger { size = 64; align = 8; signed = false; base = 16; } _ips[_nr];\n"
+		"\t};\n};\n", CT_CTF_ID_KSTACK);
+	fprintf(f, "\nevent {\n\tname = \"coretrace_ustack\";\n\tid = %d;\n\tstream_id = 0;\n"
+		"\tfields := struct {\n\t\tuint32_t _id;\n\t\tuint32_t _tgid;\n"
+		"\t\tuint32_t _nr;\n\t\tstruct {\n"
+		"\t\t\tinteger { size = 32; align = 8; signed = true; } _status;\n"
+		"\t\t\tuint8_t _build_id[%d];\n"
+		"\t\t\tinteger { size = 64; align = 8; signed = false; base = 16; } _offset;\n"
+		"\t\t} _frames[_nr];\n\t};\n};\n", CT_CTF_ID_USTACK, CT_BUILD_ID_SIZE);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -1263,6 +1274,71 @@ static void ct_ctf_put_ksym(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 	ctf->ksym_events++;	/* a name, not a record: not in packet_events */
 }
 
+/* True the first time stack @id is seen (or when the set is full). */
+static bool ct_ctf_stack_first_sight(struct ct_ctf *ctf, uint32_t id)
+{
+	struct ct_probe probe = ct_probe(id, CT_CTF_STACKS_TOLD - 1, 64);
+	uint32_t *slot, at;
+
+	while (ct_probe_next(&probe, &at)) {
+		slot = &ctf->stacks_told[at];
+		if (*slot == id)
+			return false;
+		if (!*slot) {
+			*slot = id;
+			return true;
+		}
+	}
+	return true;
+}
+
+/*
+ * Stack @st's event at @s's end, stamped @ts: a kernel stack after the
+ * names of its frames not named yet. The caller made room for
+ * CT_CTF_STACK_MAX and the names.
+ */
+static void ct_ctf_put_stack(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			     uint64_t ts, const struct ct_stack *st)
+{
+	unsigned char *p;
+	uint32_t head[3] = { st->id, st->tgid, st->nr };
+	unsigned int i;
+
+	if (!st->user && ctf->ksyms && ctf->announced)
+		for (i = 0; i < st->nr; i++)
+			if (ct_ctf_first_sight(ctf, ct_stack_ip(st, i)))
+				ct_ctf_put_ksym(ctf, s, ts, ct_stack_ip(st, i));
+	p = s->packet + CT_CTF_HEAD + s->used;
+	ct_put_header(&p, s, st->user ? CT_CTF_ID_USTACK : CT_CTF_ID_KSTACK, ts);
+	ct_put(&p, head, sizeof(head));
+	ct_put(&p, st->frames, st->nr * (st->user ? sizeof(struct ct_uframe) :
+					 sizeof(uint64_t)));
+	s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
+	ctf->stack_events++;	/* frames, not a record: not in packet_events */
+}
+
+/* The stacks a callchain record names, given ahead of it once */
+static void ct_ctf_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			      uint64_t ts, const struct ct_callchain *c)
+{
+	const struct ct_stack *st;
+	uint32_t ids[2] = { c->kstack, c->ustack };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!ids[i] || !ct_ctf_stack_first_sight(ctf, ids[i]))
+			continue;
+		st = ct_stacks_get(ctf->stacks, ids[i]);
+		if (st)
+			ct_ctf_put_stack(ctf, s, ts, st);
+	}
+}
+
+/* Room for a callchain's stacks and the names of their frames */
+#define CT_CTF_CALLCHAIN_ROOM						\
+	(2 * CT_CTF_STACK_MAX +						\
+	 CT_KSTACK_DEPTH * (CT_CTF_EVENT_MAX + CT_CTF_KSYM_NAME))
+
 /* An event of @n bytes and @type added to @s's packet */
 static inline void ct_ctf_count(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 				unsigned int type, size_t n)
@@ -1285,7 +1361,9 @@ ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	size_t n;
 
 	/* room for the largest event and a name: write in place */
-	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
+	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD ||
+	    (type == CT_EV_CALLCHAIN && s->used + CT_CTF_CALLCHAIN_ROOM >
+	     CT_CTF_PACKET_MAX - CT_CTF_HEAD))
 		ct_ctf_write_packet(ctf, (int)cpu);
 	if (!s->used) {
 		if (!s->packet)
@@ -1308,6 +1386,8 @@ ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 	if (__builtin_expect(ct_type_names_function(type), 0) && ctf->ksyms &&
 	    ctf->announced && ct_ctf_first_sight(ctf, ct_rec_function(rec)))
 		ct_ctf_put_ksym(ctf, s, ts, ct_rec_function(rec));
+	if (type == CT_EV_CALLCHAIN && ctf->stacks && ctf->stacks_told)
+		ct_ctf_put_stacks(ctf, s, ts, &rec->callchain);
 	n = ct_ctf_copy(s, rec, ts, s->packet + CT_CTF_HEAD + s->used);
 	ct_ctf_count(ctf, s, type, n);
 	return ctf->error;
@@ -1412,8 +1492,9 @@ static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus,
 	ctf->dir = strdup(dir);
 	ctf->ncpus = ncpus;
 	ctf->announced = calloc(CT_CTF_ANNOUNCED, sizeof(*ctf->announced));
+	ctf->stacks_told = calloc(CT_CTF_STACKS_TOLD, sizeof(*ctf->stacks_told));
 	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
-	if (!ctf->dir || !ctf->streams || !ctf->announced)
+	if (!ctf->dir || !ctf->streams || !ctf->announced || !ctf->stacks_told)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++)
 		ctf->streams[cpu].fd = -1;
@@ -1489,7 +1570,9 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	free(ctf->streams);
 	free(ctf->dir);
 	free(ctf->announced);
+	free(ctf->stacks_told);
 	ctf->announced = NULL;
+	ctf->stacks_told = NULL;
 	ctf->streams = NULL;
 	ctf->dir = NULL;
 	return ctf->error;
@@ -1550,6 +1633,25 @@ static int ct_names_put_ksyms(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			err = ct_names_flush(ctf, s, written);
 		ct_ctf_put_ksym(ctf, s, ts, ctf->announced[i]);
 		ctf->ksym_events--;	/* counted with the records, not here */
+	}
+	return err;
+}
+
+/* The stacks given so far (and the names of their frames) */
+static int ct_names_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			       uint64_t ts, long *written)
+{
+	const struct ct_stacks *t = ctf->stacks;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; t && t->slot && ctf->stacks_told && i <= t->mask && !err; i++) {
+		if (!t->slot[i].id)
+			continue;
+		if (s->used + CT_CTF_CALLCHAIN_ROOM > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
+			err = ct_names_flush(ctf, s, written);
+		ct_ctf_put_stack(ctf, s, ts, &t->slot[i]);
+		ctf->stack_events--;	/* counted with the records, not here */
 	}
 	return err;
 }
@@ -1625,6 +1727,8 @@ long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,
 		err = ct_names_put_cgroups(ctf, &s, cgroups, &rec, &written);
 	if (!err)
 		err = ct_names_put_ksyms(ctf, &s, ts, &written);
+	if (!err)
+		err = ct_names_put_stacks(ctf, &s, ts, &written);
 	if (!err)
 		err = ct_names_flush(ctf, &s, &written);
 	free(s.packet);

@@ -39,7 +39,18 @@
  */
 #define CT_CTF_ID_KSYM		CT_EV_MAX
 #define CT_CTF_KSYM_NAME	96	/* bytes of a name, NUL included */
-#define CT_CTF_ANNOUNCED	4096	/* addresses remembered as named */
+#define CT_CTF_ANNOUNCED	16384	/* addresses remembered as named */
+/*
+ * record -g: a call stack's frames, once per capture before the first
+ * callchain record naming it: coretrace_kstack (return addresses, each
+ * named by a coretrace_ksym) and coretrace_ustack (build IDs and file
+ * offsets, or addresses)
+ */
+#define CT_CTF_ID_KSTACK	(CT_EV_MAX + 1)
+#define CT_CTF_ID_USTACK	(CT_EV_MAX + 2)
+#define CT_CTF_STACKS_TOLD	65536	/* stack ids remembered as given */
+/* a stack event: its header, id, process, count and frames */
+#define CT_CTF_STACK_MAX	(10 + 12 + CT_USTACK_DEPTH * sizeof(struct ct_uframe))
 /* left in the capture when coretrace record did not end it (killed) */
 #define CT_CTF_CUT_FILE		".coretrace-cut"
 /*
@@ -91,6 +102,9 @@ struct ct_ctf {
 	struct ct_ksyms *ksyms;		/* function names, or NULL */
 	uint64_t *announced;		/* functions already named */
 	uint64_t ksym_events;		/* coretrace_ksym events written */
+	const struct ct_stacks *stacks;	/* call stacks by id, or NULL */
+	uint32_t *stacks_told;		/* stack ids already given */
+	uint64_t stack_events;		/* coretrace_k/ustack events written */
 	int pipe_fd;			/* packets to the writer, or -1 */
 	/*
 	 * Packets the writer reads where they were filled: slots of memory
@@ -171,7 +185,8 @@ int ct_ctf_emit(struct ct_ctf *ctf, unsigned int cpu, const unsigned char *packe
 /*
  * The names stream of the directory begun last: a coretrace_comm event
  * per task of @comms, a coretrace_irq_name per interrupt of @irqs and a
- * coretrace_ksym per function named so far, stamped @ts. Bytes written,
+ * coretrace_ksym per function named so far and a coretrace_kstack or
+ * coretrace_ustack per call stack given so far, stamped @ts. Bytes written,
  * or -errno.
  */
 long ct_ctf_write_names(struct ct_ctf *ctf, const struct ct_comm_cache *comms,

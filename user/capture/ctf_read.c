@@ -735,12 +735,39 @@ static long ct_read_ksym(struct ct_ctf_reader *r, const unsigned char *p,
 }
 
 /*
+ * A coretrace_kstack (or, @user, coretrace_ustack) event's fields at @p:
+ * its size after the header, -1 when it runs past @len, -4 when it is no
+ * stack (id 0, or more frames than BPF takes).
+ */
+static long ct_read_stack(struct ct_ctf_reader *r, bool user,
+			  const unsigned char *p, size_t len)
+{
+	size_t frame = user ? sizeof(struct ct_uframe) : sizeof(uint64_t), n;
+	uint32_t id, tgid, nr;
+
+	if (len < 12)
+		return -1;
+	id = ct_get_u32(p);
+	tgid = ct_get_u32(p + 4);
+	nr = ct_get_u32(p + 8);
+	if (!id || nr > (user ? CT_USTACK_DEPTH : CT_KSTACK_DEPTH))
+		return -4;
+	n = 12 + nr * frame;
+	if (n > len)
+		return -1;
+	if (r->stacks && ct_stacks_put(r->stacks, user, id, tgid, nr, p + 12) == -ENOMEM)
+		r->stacks->refused++;
+	return (long)n;
+}
+
+/*
  * Rebuild one event at @p (at most @len bytes) into @raw, a whole record
  * of its type with its string NUL-terminated (what ct_decode() would make
  * of it); its size, -1 when it runs past @len, -2 for an unknown type, -3
  * for a bad string.
  * A coretrace_ksym event goes to r->on_ksym and leaves raw's type at
- * CT_CTF_ID_KSYM.
+ * CT_CTF_ID_KSYM; a coretrace_kstack or _ustack to r->stacks, leaving
+ * raw's type at its id (-4: not a stack).
  */
 static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
 			  size_t len, unsigned cpu, uint64_t *clock,
@@ -760,6 +787,12 @@ static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
 		raw->hdr.type = CT_CTF_ID_KSYM;
 		n = (size_t)head;
 		head = ct_read_ksym(r, p + n, len - n);
+		return head < 0 ? head : head + (long)n;
+	}
+	if (id == CT_CTF_ID_KSTACK || id == CT_CTF_ID_USTACK) {
+		raw->hdr.type = (uint8_t)id;
+		n = (size_t)head;
+		head = ct_read_stack(r, id == CT_CTF_ID_USTACK, p + n, len - n);
 		return head < 0 ? head : head + (long)n;
 	}
 	if (id >= CT_EV_MAX)
@@ -1055,6 +1088,10 @@ next_event:
 		ct_cursor_fail(c, at, "string longer than its field");
 		return;
 	}
+	if (n == -4) {
+		ct_cursor_fail(c, at, "call stack with id 0 or more frames than coretrace takes");
+		return;
+	}
 	if (n < 0) {
 		ct_cursor_fail(c, at, "event runs past its packet's content");
 		return;
@@ -1067,7 +1104,9 @@ next_event:
 		ct_cursor_fail(c, at, "event timestamp outside its packet's timestamp_begin and timestamp_end");
 		return;
 	}
-	if (c->next.hdr.type == CT_CTF_ID_KSYM) {	/* a name, not a record */
+	if (c->next.hdr.type == CT_CTF_ID_KSYM ||	/* a name, not a record */
+	    c->next.hdr.type == CT_CTF_ID_KSTACK ||
+	    c->next.hdr.type == CT_CTF_ID_USTACK) {
 		c->pos += (size_t)n;
 		goto next_event;
 	}

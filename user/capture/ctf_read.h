@@ -40,11 +40,13 @@ struct ct_ctf_reader {
 	/* function names the capture carries (coretrace_ksym), or NULL */
 	void (*on_ksym)(void *ctx, uint64_t addr, const char *name);
 	void *ksym_ctx;
+	/* the call stacks the capture gives (coretrace_k/ustack), or NULL */
+	struct ct_stacks *stacks;
 };
 
 /*
  * Check DIR/metadata: CTF 1.8, coretrace's, our ABI version, its uuid.
- * Set on_ksym after this, before running the reader.
+ * Set on_ksym and stacks after this, before running the reader.
  */
 int ct_ctf_reader_open(struct ct_ctf_reader *r, const char *dir);
 /* Free what ct_ctf_reader_open() holds (a rotated recording's chunks). */

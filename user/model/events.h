@@ -250,7 +250,8 @@ static inline bool ct_type_names_function(unsigned int type)
 /*
  * The records a capture cannot take by copying their bytes and a name of
  * at most CT_COMM_LEN: those naming a kernel function (its name goes
- * first) and those with a longer string (a path, a group's). ctf.c builds
+ * first), those naming call stacks (their frames go first) and those
+ * with a longer string (a path, a group's). ctf.c builds
  * its per-type fast path table from CT_RECORD_SLOW_CAPTURE; the mask asks
  * the same of one type (the unit tests hold it to the event table).
  */
@@ -258,8 +259,11 @@ static inline bool ct_type_names_function(unsigned int type)
 	+ (CT_FK_##kind == CT_FK_STRING ? sizeof(type array) : 0)
 #define CT_RECORD_STRING_SIZE(rec)	\
 	(0 CT_FIELDS_##rec(CT_X_STRING_SIZE, rec))
+#define CT_X_STACK_FIELD(R, kind, type, member, array, ctf, json, comp)	\
+	|| CT_FK_##kind == CT_FK_STACK
 #define CT_RECORD_SLOW_CAPTURE(rec)					\
 	((0 CT_FIELDS_##rec(CT_X_KFUNC_FIELD, rec)) ||			\
+	 (0 CT_FIELDS_##rec(CT_X_STACK_FIELD, rec)) ||			\
 	 (CT_RECORD_STRING_SIZE(rec) != 0 &&				\
 	  CT_RECORD_STRING_SIZE(rec) != CT_COMM_LEN))
 #define CT_X_SLOW_CAPTURE_BIT(id, name, ctf, cat, tp, rec, flags)	\

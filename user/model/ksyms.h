@@ -49,7 +49,7 @@ const char *ct_ksyms_lookup(struct ct_ksyms *ks, uint64_t addr);
  * Function names a capture carries (coretrace_ksym events): exact
  * addresses, a fixed table; when it is full, later names are dropped.
  */
-#define CT_SYMTAB_SLOTS		4096
+#define CT_SYMTAB_SLOTS		16384	/* functions, and frames of stacks */
 #define CT_SYMTAB_NAME		96
 
 struct ct_symtab {

@@ -3,11 +3,13 @@
  * `coretrace report DIR`: a capture read in time order through the same
  * decoder as the live path, into one of the views: the records
  * themselves, the overview (--top), perf sched latency's table
- * (--latency) or perf sched timehist's lines (--timehist).
+ * (--latency), perf sched timehist's lines (--timehist) or off-CPU time
+ * by call stack (--offcpu).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "capture/replay.h"
+#include "model/offcpu.h"
 #include "model/output.h"
 #include "views/lines.h"
 #include "views/report.h"
@@ -19,6 +21,7 @@ struct ct_report_ctx {
 	struct ct_names names;		/* tasks, irqs, the capture's functions */
 	struct ct_output *out;		/* the records, or the analysis */
 	struct ct_analysis an;
+	struct ct_offcpu offcpu;
 	struct ct_replay replay;
 	bool write_failed;		/* stdout could not be written */
 	char line[1024];
@@ -250,6 +253,28 @@ static void ct_report_losses(struct ct_analysis *an,
 	}
 }
 
+/* --offcpu: the stacks, and what could not be counted */
+static void ct_offcpu_end(struct ct_report_ctx *c)
+{
+	const struct ct_offcpu *o = &c->offcpu;
+
+	if (!o->total_ns && !o->unknown)
+		fprintf(stderr, "coretrace report: no time off the CPU with a call stack in %s (recorded without -g?)\n",
+			c->opts->dir);
+	if (ct_offcpu_print(o, stdout, &c->names.pctx,
+			    c->opts->out == CT_REPORT_JSON ? CT_OFFCPU_JSON :
+			    CT_OFFCPU_FOLDED))
+		fprintf(stderr, "coretrace: out of memory\n");
+	if (o->dropped)
+		fprintf(stderr, "coretrace report: %llu times off the CPU not counted: more tasks or stacks than the report holds\n",
+			(unsigned long long)o->dropped);
+}
+
+static void ct_offcpu_feed_cb(const union ct_record *rec, void *ctx)
+{
+	ct_offcpu_feed(ctx, rec);
+}
+
 static void ct_report_end(struct ct_report_ctx *c,
 			  const struct ct_ctf_reader *reader)
 {
@@ -273,6 +298,8 @@ static void ct_report_end(struct ct_report_ctx *c,
 		ct_group_latency_print(c);
 	} else if (c->opts->view == CT_VIEW_LATENCY) {
 		ct_latency_print(c);
+	} else if (c->opts->view == CT_VIEW_OFFCPU) {
+		ct_offcpu_end(c);
 	}
 }
 
@@ -292,6 +319,13 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 		c->out = ct_lines_output(stdout, opts->out == CT_REPORT_JSON ?
 					 CT_FORMAT_JSON : CT_FORMAT_TEXT,
 					 &c->names, "coretrace report");
+		return c->out ? 0 : -1;
+	}
+	if (opts->view == CT_VIEW_OFFCPU) {
+		if (ct_offcpu_init(&c->offcpu, &c->names.comms))
+			return -1;
+		c->out = ct_callback_output(ct_offcpu_feed_cb, &c->offcpu,
+					    &c->names);
 		return c->out ? 0 : -1;
 	}
 	if (ct_analysis_init(&c->an, CT_MAX_CPUS, 32768))
@@ -314,6 +348,7 @@ static int ct_report_open(struct ct_ctf_reader *reader, void *ctx)
 
 	reader->on_ksym = ct_report_ksym;
 	reader->ksym_ctx = c;
+	reader->stacks = &c->names.stacks;
 	ct_report_begin(c);
 	return 0;
 }
@@ -355,6 +390,7 @@ int ct_report(const struct ct_report_opts *opts)
 	}
 	if (c) {
 		ct_analysis_free(&c->an);
+		ct_offcpu_free(&c->offcpu);
 		ct_names_free(&c->names);
 	}
 	free(c);
@@ -373,6 +409,7 @@ enum {
 	CT_OPT_TOP,
 	CT_OPT_LATENCY,
 	CT_OPT_TIMEHIST,
+	CT_OPT_OFFCPU,
 };
 
 static int ct_parse_report_format(const char *arg, enum ct_report_out *out)
@@ -395,7 +432,7 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 {
 	static const char *const view_names[] = {
 		[CT_VIEW_TOP] = "--top", [CT_VIEW_LATENCY] = "--latency",
-		[CT_VIEW_TIMEHIST] = "--timehist",
+		[CT_VIEW_TIMEHIST] = "--timehist", [CT_VIEW_OFFCPU] = "--offcpu",
 	};
 	enum ct_report_view view;
 
@@ -403,8 +440,10 @@ static int ct_report_option(int c, const char *arg, struct ct_report_opts *opts,
 	case CT_OPT_TOP:
 	case CT_OPT_LATENCY:
 	case CT_OPT_TIMEHIST:
+	case CT_OPT_OFFCPU:
 		view = c == CT_OPT_TOP ? CT_VIEW_TOP :
-		       c == CT_OPT_LATENCY ? CT_VIEW_LATENCY : CT_VIEW_TIMEHIST;
+		       c == CT_OPT_LATENCY ? CT_VIEW_LATENCY :
+		       c == CT_OPT_OFFCPU ? CT_VIEW_OFFCPU : CT_VIEW_TIMEHIST;
 		if (opts->view != CT_VIEW_RECORDS && opts->view != view) {
 			fprintf(err, "coretrace report: %s and %s are two views: pick one\n",
 				view_names[opts->view], view_names[view]);
@@ -453,6 +492,10 @@ static const struct ct_opt ct_report_views[] = {
 	  "maximum scheduling delay (perf sched latency)", ct_set_report },
 	{ CT_OPT_TIMEHIST, "timehist", NULL, "a line per run of a task: wait time,\n"
 	  "scheduling delay, run time (perf sched timehist)", ct_set_report },
+	{ CT_OPT_OFFCPU, "offcpu", NULL, "off-CPU time by call stack, switch-out to\n"
+	  "switch-in (a capture of record -g): folded\n"
+	  "stacks in microseconds, for FlameGraph and\n"
+	  "speedscope, or --json", ct_set_report },
 	{ CT_OPT_BY, "by", "cgroup", "--top and --latency: a row per cgroup v2 group\n"
 	  "(CPU time, switches, wakeups, scheduling delay\n"
 	  "and where its maximum was); --by task: per task", ct_set_report },
@@ -507,7 +550,7 @@ static int ct_report_finish(void *p, int argc, char **argv, int first,
 const struct ct_command ct_report_command = {
 	.name = "report",
 	.summary = "read a capture written by record -o",
-	.usage = "DIR [--top|--latency|--timehist] [--by cgroup]\n"
+	.usage = "DIR [--top|--latency|--timehist|--offcpu] [--by cgroup]\n"
 		 "                           [--json|--csv|--html]",
 	.description =
 		"Read a CTF capture written by coretrace record -o DIR. Without a\n"

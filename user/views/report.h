@@ -13,10 +13,11 @@ enum ct_report_view {
 	CT_VIEW_TOP,		/* the powertop-like overview */
 	CT_VIEW_LATENCY,	/* perf sched latency's table */
 	CT_VIEW_TIMEHIST,	/* perf sched timehist's lines */
+	CT_VIEW_OFFCPU,		/* off-CPU time by call stack (record -g) */
 };
 
 enum ct_report_out {
-	CT_REPORT_TEXT,
+	CT_REPORT_TEXT,		/* --offcpu: folded stacks */
 	CT_REPORT_JSON,
 	CT_REPORT_CSV,		/* --top only */
 	CT_REPORT_HTML,		/* --top only */
