@@ -42,7 +42,10 @@ BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 		   -Ivmlinux -Ibpf -MMD -MP
 # libseccomp and libcap: what coretrace gives up once attached (privs.c)
 PRIV_LIBS	:= -lseccomp -lcap
-STATIC_LIBS	:= -lbpf -lelf -lz $(PRIV_LIBS)
+# elfutils: user frames named from ELF symbols (usyms.c); libdw.a needs
+# the compressions libelf reads sections in
+ELF_LIBS	:= -ldw -lelf -lz -llzma -lbz2
+STATIC_LIBS	:= -lbpf $(ELF_LIBS) $(PRIV_LIBS)
 
 # the BPF programs in parts, one per subject (bpf/*.bpf.c), each compiled
 # on its own and linked by bpftool gen object into the one object that
@@ -120,7 +123,7 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/ct_test.h $(UNIT_USER_SRCS) $(USER_HDRS) bp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) -Itests/unit \
 		-DCT_TEST_BPF_OBJ='"$(BUILD)/bpf/coretrace.bpf.o"' \
-		-o $@ $(UNIT_SRCS) $(UNIT_USER_SRCS) -lbpf $(PRIV_LIBS)
+		-o $@ $(UNIT_SRCS) $(UNIT_USER_SRCS) -lbpf $(ELF_LIBS) $(PRIV_LIBS)
 
 # fuzz inputs kept in tests/fuzz (corpus and crashers) replayed under
 # the same sanitizers; `make fuzz` runs libFuzzer (clang) for FUZZ_SECONDS
@@ -133,13 +136,13 @@ FUZZ_INPUTS	= $(wildcard tests/fuzz/corpus/* tests/fuzz/crashers/*)
 $(FUZZ_REPLAY): $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) $(SANITIZE) \
-		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(PRIV_LIBS)
+		-o $@ $(FUZZ_SRCS) tests/fuzz/replay.c $(CORE_SRCS) $(ELF_LIBS) $(PRIV_LIBS)
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
 	$(CLANG) $(filter-out -MMD -MP,$(USER_CFLAGS)) -Wno-unused-command-line-argument \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(CORE_SRCS) $(PRIV_LIBS)
+		-o $@ $(FUZZ_SRCS) $(CORE_SRCS) $(ELF_LIBS) $(PRIV_LIBS)
 
 # host tools: a synthetic capture writer for the babeltrace2 check and
 # the benchmarks
@@ -147,12 +150,13 @@ MKCAPTURE	:= $(BUILD)/host/mkcapture
 
 $(MKCAPTURE): tests/host/mkcapture.c $(CORE_SRCS) $(USER_HDRS) bpf/ct_abi.h
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS) $(PRIV_LIBS)
+	$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -o $@ $< $(CORE_SRCS) $(ELF_LIBS) $(PRIV_LIBS)
 
 # offcpu's stacks are walked by frame pointers: every function keeps one
 # and calls what it calls (no sibling calls, which replace a frame)
 $(BUILD)/workloads/offcpu: CFLAGS += -fno-omit-frame-pointer \
-	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls
+	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fno-lto \
+	-fno-ipa-icf -fno-ipa-sra
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -static -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<

@@ -111,9 +111,14 @@ static __always_inline __u32 ct_take_stack(void *ctx, bool user, __u32 tgid,
 	sc->msg.reserved[0] = 0;
 	sc->msg.reserved[1] = 0;
 	ring = ct_ring_of(cpu);
+	/*
+	 * A new user stack wakes the reader: it reads the process's maps to
+	 * learn the files of the frames, and a short-lived process is gone
+	 * soon (a new stack is rare once a program has run a while)
+	 */
 	if (!ring || bytes > (long)sizeof(sc->frames) ||
 	    bpf_ringbuf_output(ring, sc, sizeof(sc->msg) + bytes,
-			       BPF_RB_NO_WAKEUP))
+			       user ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
 		goto lost;
 	bpf_map_update_elem(&ct_stack_ids, &key, &id, BPF_ANY);
 	return id;

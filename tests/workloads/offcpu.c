@@ -40,6 +40,12 @@
 #endif
 
 #define CT_NOINLINE	__attribute__((noinline))
+/*
+ * A local on the stack: the function sets up a frame of its own even when
+ * it calls nothing (the syscall instruction is no call), so the walk
+ * finds its caller
+ */
+#define CT_FRAME()	volatile char ct_frame_anchor = 0; (void)ct_frame_anchor
 
 static long times = 20, ms = 20;
 static int pipe_fds[2];
@@ -154,6 +160,7 @@ CT_NOINLINE void ct_sleep_outer(void)
 
 CT_NOINLINE long ct_futex_wait(void)
 {
+	CT_FRAME();
 	return ct_sys4(SYS_futex, (long)&futex_word, FUTEX_WAIT_PRIVATE, 0, 0);
 }
 
@@ -174,6 +181,7 @@ CT_NOINLINE void ct_futex_outer(void)
 
 CT_NOINLINE long ct_futex_wake(void)
 {
+	CT_FRAME();
 	atomic_store(&futex_word, 1);
 	return ct_sys4(SYS_futex, (long)&futex_word, FUTEX_WAKE_PRIVATE, 1, 0);
 }
@@ -196,7 +204,7 @@ CT_NOINLINE void *ct_futex_waker(void *arg)
 
 CT_NOINLINE long ct_exit_nap(void)
 {
-	struct timespec t = { ms / 1000, ms % 1000 * 1000000L };
+	struct timespec t = { ms / 1000, ms % 1000 * 1000000L + 1 };
 
 	return ct_sys4(SYS_nanosleep, (long)&t, 0, 0, 0);
 }

@@ -160,9 +160,10 @@ static bool ct_bpf_answers(int fd)
  * @bpf_fd could no longer be read: then CAP_BPF alone (or, on a kernel
  * without it, CAP_SYS_ADMIN) stays, and coretrace says so. 0 or -1.
  */
-static int ct_drop_caps(int bpf_fd)
+static int ct_drop_caps(int bpf_fd, bool read_processes)
 {
 	static const cap_value_t which[] = { CAP_BPF, CAP_SYS_ADMIN };
+	static const cap_value_t ptrace_cap = CAP_SYS_PTRACE;
 	cap_flag_value_t have = CAP_CLEAR;
 	cap_t now = cap_get_proc(), stage = cap_init(), none = cap_init();
 	const cap_value_t *kept = NULL;
@@ -170,6 +171,13 @@ static int ct_drop_caps(int bpf_fd)
 	int err = -1;
 
 	if (!now || !stage || !none)
+		goto out;
+	/* other processes' maps and files, named in /proc (no ptrace(2)) */
+	if (read_processes &&
+	    (cap_set_flag(stage, CAP_PERMITTED, 1, &ptrace_cap, CAP_SET) ||
+	     cap_set_flag(stage, CAP_EFFECTIVE, 1, &ptrace_cap, CAP_SET) ||
+	     cap_set_flag(none, CAP_PERMITTED, 1, &ptrace_cap, CAP_SET) ||
+	     cap_set_flag(none, CAP_EFFECTIVE, 1, &ptrace_cap, CAP_SET)))
 		goto out;
 	for (i = 0; bpf_fd >= 0 && i < sizeof(which) / sizeof(which[0]); i++) {
 		if (CAP_IS_SUPPORTED(which[i]) &&
@@ -226,7 +234,7 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 		return -1;
 	}
 	/* the permitted set outlives the switch, until asked below */
-	if (p->switch_user && bpf_fd >= 0)
+	if (p->switch_user && (bpf_fd >= 0 || p->read_processes))
 		prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 	if (p->switch_user &&
 	    (setgroups(1, &p->gid) || setresgid(p->gid, p->gid, p->gid) ||
@@ -236,7 +244,7 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 		return -1;
 	}
 	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	err = ct_drop_caps(bpf_fd);
+	err = ct_drop_caps(bpf_fd, p->read_processes);
 	if (err) {
 		snprintf(why, len, "cannot drop the capabilities: %s",
 			 strerror(errno));

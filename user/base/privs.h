@@ -18,6 +18,13 @@ struct ct_privs {
 	uid_t uid;		/* who coretrace runs (and writes) as after */
 	gid_t gid;
 	char name[64];
+	/*
+	 * record -g's user stacks: the maps and files of every process are
+	 * read (to name frames), which takes CAP_SYS_PTRACE for processes
+	 * of other users; the filter keeps ptrace(2) and the calls that
+	 * read or write other processes' memory out all the same
+	 */
+	bool read_processes;
 };
 
 /* The system calls each kind of process keeps */
@@ -37,7 +44,8 @@ int ct_privs_prepare(struct ct_privs *p, const char *user, char *why,
  * Give up what @role no longer needs: no new privileges, the bounding and
  * ambient sets emptied, the user switched if asked, every capability
  * dropped (but CAP_BPF, on a kernel that would refuse to read the map
- * @bpf_fd without it; -1: no map to read), not dumpable, and a seccomp
+ * @bpf_fd without it; -1: no map to read; and CAP_SYS_PTRACE when
+ * p->read_processes), not dumpable, and a seccomp
  * filter of the calls @role makes (others fail with EPERM). 0; 1 when
  * all but the filter was done, the kernel having no seccomp; or -1 with
  * the sentence in @why.

@@ -89,6 +89,7 @@ struct ct_output *ct_capture_output(const char *dir, int ncpus,
 	snprintf(why, CT_OUTDIR_WHY, "%s", c->ctf.why);
 	c->ctf.ksyms = names->pctx.ksyms;	/* names travel with the capture */
 	c->ctf.stacks = &names->stacks;
+	c->ctf.usyms = names->usyms;
 	if (!*err)
 		*err = ct_ctf_start_writer(&c->ctf);
 	if (*err) {

@@ -182,6 +182,13 @@ int ct_ctf_write_part_metadata(FILE *f, const unsigned char uuid[16],
 		"\t\t\tuint8_t _build_id[%d];\n"
 		"\t\t\tinteger { size = 64; align = 8; signed = false; base = 16; } _offset;\n"
 		"\t\t} _frames[_nr];\n\t};\n};\n", CT_CTF_ID_USTACK, CT_BUILD_ID_SIZE);
+	fprintf(f, "\nevent {\n\tname = \"coretrace_module\";\n\tid = %d;\n\tstream_id = 0;\n"
+		"\tfields := struct {\n\t\tuint8_t _build_id[%d];\n\t\tstring _path;\n"
+		"\t};\n};\n", CT_CTF_ID_MODULE, CT_BUILD_ID_SIZE);
+	fprintf(f, "\nevent {\n\tname = \"coretrace_usym\";\n\tid = %d;\n\tstream_id = 0;\n"
+		"\tfields := struct {\n\t\tuint8_t _build_id[%d];\n"
+		"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } _offset;\n"
+		"\t\tstring _name;\n\t};\n};\n", CT_CTF_ID_USYM, CT_BUILD_ID_SIZE);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -1292,13 +1299,90 @@ static bool ct_ctf_stack_first_sight(struct ct_ctf *ctf, uint32_t id)
 	return true;
 }
 
+/* True the first time @key is put in @set of @slots (or when it is full) */
+static bool ct_ctf_first_key(uint64_t *set, uint32_t slots, uint64_t key)
+{
+	struct ct_probe probe = ct_probe(key, slots - 1, 64);
+	uint32_t at;
+
+	key |= 1;	/* never the empty slot's 0 */
+	while (ct_probe_next(&probe, &at)) {
+		if (set[at] == key)
+			return false;
+		if (!set[at]) {
+			set[at] = key;
+			return true;
+		}
+	}
+	return true;
+}
+
+static uint64_t ct_build_id_key(const unsigned char *id)
+{
+	uint64_t key;
+
+	memcpy(&key, id, sizeof(key));
+	return key;
+}
+
+/* A string event's string: @str cut to @max - 1 bytes, and its NUL */
+static void ct_put_cut(unsigned char **p, const char *str, size_t max)
+{
+	size_t len = strnlen(str, max - 1);
+
+	ct_put(p, str, len);
+	*(*p)++ = '\0';
+}
+
+/*
+ * coretrace_module and coretrace_usym events a user stack needs first:
+ * those not given yet, or @all of them (a part's names stream)
+ */
+static void ct_ctf_put_unames(struct ct_ctf *ctf, struct ct_ctf_stream *s,
+			      uint64_t ts, const struct ct_stack *st, bool all)
+{
+	const struct ct_uframe *f;
+	const char *path, *name;
+	unsigned char *p;
+	unsigned int i;
+
+	for (i = 0; i < st->nr; i++) {
+		f = ct_stack_uframe(st, i);
+		if (f->status != CT_UFRAME_VALID)
+			continue;
+		path = ct_usyms_module(ctf->usyms, f->build_id);
+		if (path && (ct_ctf_first_key(ctf->utold, CT_CTF_UTOLD,
+					      ct_build_id_key(f->build_id) ^ 0x6d6f64) ||
+			     all)) {
+			p = s->packet + CT_CTF_HEAD + s->used;
+			ct_put_header(&p, s, CT_CTF_ID_MODULE, ts);
+			ct_put(&p, f->build_id, CT_BUILD_ID_SIZE);
+			ct_put_cut(&p, path, CT_CTF_PATH_MAX);
+			s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
+		}
+		if (!ct_ctf_first_key(ctf->utold, CT_CTF_UTOLD,
+				      ct_build_id_key(f->build_id) ^
+				      f->offset * 0x9e3779b97f4a7c15ull) && !all)
+			continue;
+		name = ct_usyms_name(ctf->usyms, st->tgid, f, !i);
+		if (!name)
+			continue;
+		p = s->packet + CT_CTF_HEAD + s->used;
+		ct_put_header(&p, s, CT_CTF_ID_USYM, ts);
+		ct_put(&p, f->build_id, CT_BUILD_ID_SIZE);
+		ct_put(&p, &f->offset, sizeof(f->offset));
+		ct_put_cut(&p, name, CT_CTF_USYM_NAME);
+		s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
+	}
+}
+
 /*
  * Stack @st's event at @s's end, stamped @ts: a kernel stack after the
- * names of its frames not named yet. The caller made room for
- * CT_CTF_STACK_MAX and the names.
+ * names of its frames not named yet, a user stack after its files and
+ * names. The caller made room (CT_CTF_CALLCHAIN_ROOM).
  */
 static void ct_ctf_put_stack(struct ct_ctf *ctf, struct ct_ctf_stream *s,
-			     uint64_t ts, const struct ct_stack *st)
+			     uint64_t ts, const struct ct_stack *st, bool all)
 {
 	unsigned char *p;
 	uint32_t head[3] = { st->id, st->tgid, st->nr };
@@ -1308,6 +1392,8 @@ static void ct_ctf_put_stack(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 		for (i = 0; i < st->nr; i++)
 			if (ct_ctf_first_sight(ctf, ct_stack_ip(st, i)))
 				ct_ctf_put_ksym(ctf, s, ts, ct_stack_ip(st, i));
+	if (st->user && ctf->usyms && ctf->utold)
+		ct_ctf_put_unames(ctf, s, ts, st, all);
 	p = s->packet + CT_CTF_HEAD + s->used;
 	ct_put_header(&p, s, st->user ? CT_CTF_ID_USTACK : CT_CTF_ID_KSTACK, ts);
 	ct_put(&p, head, sizeof(head));
@@ -1330,14 +1416,39 @@ static void ct_ctf_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			continue;
 		st = ct_stacks_get(ctf->stacks, ids[i]);
 		if (st)
-			ct_ctf_put_stack(ctf, s, ts, st);
+			ct_ctf_put_stack(ctf, s, ts, st, false);
 	}
 }
 
-/* Room for a callchain's stacks and the names of their frames */
+/* Room for a callchain's stacks, their frames' names and files */
 #define CT_CTF_CALLCHAIN_ROOM						\
 	(2 * CT_CTF_STACK_MAX +						\
-	 CT_KSTACK_DEPTH * (CT_CTF_EVENT_MAX + CT_CTF_KSYM_NAME))
+	 CT_KSTACK_DEPTH * (CT_CTF_EVENT_MAX + CT_CTF_KSYM_NAME) +	\
+	 CT_USTACK_DEPTH * (2 * 10 + 2 * CT_BUILD_ID_SIZE + 8 +		\
+			    CT_CTF_PATH_MAX + CT_CTF_USYM_NAME))
+
+/* Does @c name a stack this capture has not given yet? */
+static bool ct_ctf_stacks_new(struct ct_ctf *ctf, const struct ct_callchain *c)
+{
+	struct ct_probe probe;
+	uint32_t ids[2] = { c->kstack, c->ustack }, at;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!ids[i])
+			continue;
+		probe = ct_probe(ids[i], CT_CTF_STACKS_TOLD - 1, 64);
+		while (ct_probe_next(&probe, &at)) {
+			if (ctf->stacks_told[at] == ids[i])
+				break;
+			if (!ctf->stacks_told[at])
+				return true;
+		}
+		if (!probe.left && ctf->stacks_told[at] != ids[i])
+			return true;
+	}
+	return false;
+}
 
 /* An event of @n bytes and @type added to @s's packet */
 static inline void ct_ctf_count(struct ct_ctf *ctf, struct ct_ctf_stream *s,
@@ -1362,8 +1473,9 @@ ct_ctf_add_slow(struct ct_ctf *ctf, const union ct_record *rec, uint64_t now_ns)
 
 	/* room for the largest event and a name: write in place */
 	if (s->used + 2 * CT_CTF_EVENT_MAX > CT_CTF_PACKET_MAX - CT_CTF_HEAD ||
-	    (type == CT_EV_CALLCHAIN && s->used + CT_CTF_CALLCHAIN_ROOM >
-	     CT_CTF_PACKET_MAX - CT_CTF_HEAD))
+	    (type == CT_EV_CALLCHAIN && ctf->stacks && ctf->stacks_told &&
+	     s->used + CT_CTF_CALLCHAIN_ROOM > CT_CTF_PACKET_MAX - CT_CTF_HEAD &&
+	     ct_ctf_stacks_new(ctf, &rec->callchain)))
 		ct_ctf_write_packet(ctf, (int)cpu);
 	if (!s->used) {
 		if (!s->packet)
@@ -1493,8 +1605,10 @@ static int ct_ctf_init(struct ct_ctf *ctf, const char *dir, int ncpus,
 	ctf->ncpus = ncpus;
 	ctf->announced = calloc(CT_CTF_ANNOUNCED, sizeof(*ctf->announced));
 	ctf->stacks_told = calloc(CT_CTF_STACKS_TOLD, sizeof(*ctf->stacks_told));
+	ctf->utold = calloc(CT_CTF_UTOLD, sizeof(*ctf->utold));
 	ctf->streams = calloc((size_t)ncpus, sizeof(*ctf->streams));
-	if (!ctf->dir || !ctf->streams || !ctf->announced || !ctf->stacks_told)
+	if (!ctf->dir || !ctf->streams || !ctf->announced || !ctf->stacks_told ||
+	    !ctf->utold)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++)
 		ctf->streams[cpu].fd = -1;
@@ -1571,8 +1685,10 @@ int ct_ctf_close(struct ct_ctf *ctf)
 	free(ctf->dir);
 	free(ctf->announced);
 	free(ctf->stacks_told);
+	free(ctf->utold);
 	ctf->announced = NULL;
 	ctf->stacks_told = NULL;
+	ctf->utold = NULL;
 	ctf->streams = NULL;
 	ctf->dir = NULL;
 	return ctf->error;
@@ -1650,7 +1766,7 @@ static int ct_names_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			continue;
 		if (s->used + CT_CTF_CALLCHAIN_ROOM > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
 			err = ct_names_flush(ctf, s, written);
-		ct_ctf_put_stack(ctf, s, ts, &t->slot[i]);
+		ct_ctf_put_stack(ctf, s, ts, &t->slot[i], true);
 		ctf->stack_events--;	/* counted with the records, not here */
 	}
 	return err;

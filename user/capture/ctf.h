@@ -49,6 +49,16 @@
 #define CT_CTF_ID_KSTACK	(CT_EV_MAX + 1)
 #define CT_CTF_ID_USTACK	(CT_EV_MAX + 2)
 #define CT_CTF_STACKS_TOLD	65536	/* stack ids remembered as given */
+/*
+ * and the files of user frames (coretrace_module: a build ID and the path
+ * its process saw) and the names of user frames (coretrace_usym: build
+ * ID, file offset, name), once each before the first stack needing them
+ */
+#define CT_CTF_ID_MODULE	(CT_EV_MAX + 3)
+#define CT_CTF_ID_USYM		(CT_EV_MAX + 4)
+#define CT_CTF_PATH_MAX		512	/* bytes of a module's path, NUL included */
+#define CT_CTF_USYM_NAME	192	/* bytes of a frame's name, NUL included */
+#define CT_CTF_UTOLD		65536	/* modules and names remembered as given */
 /* a stack event: its header, id, process, count and frames */
 #define CT_CTF_STACK_MAX	(10 + 12 + CT_USTACK_DEPTH * sizeof(struct ct_uframe))
 /* left in the capture when coretrace record did not end it (killed) */
@@ -105,6 +115,8 @@ struct ct_ctf {
 	const struct ct_stacks *stacks;	/* call stacks by id, or NULL */
 	uint32_t *stacks_told;		/* stack ids already given */
 	uint64_t stack_events;		/* coretrace_k/ustack events written */
+	struct ct_usyms *usyms;		/* user frames' names, or NULL */
+	uint64_t *utold;		/* modules and frame names given */
 	int pipe_fd;			/* packets to the writer, or -1 */
 	/*
 	 * Packets the writer reads where they were filled: slots of memory

@@ -761,6 +761,32 @@ static long ct_read_stack(struct ct_ctf_reader *r, bool user,
 }
 
 /*
+ * A coretrace_module (@usym false) or coretrace_usym event's fields at
+ * @p: its size after the header, -1 when it runs past @len, -3 for a
+ * string longer than coretrace writes.
+ */
+static long ct_read_uname(struct ct_ctf_reader *r, bool usym,
+			  const unsigned char *p, size_t len)
+{
+	size_t head = CT_BUILD_ID_SIZE + (usym ? 8 : 0);
+	const unsigned char *nul;
+
+	if (len < head + 1)
+		return -1;
+	nul = memchr(p + head, '\0', len - head);
+	if (!nul)
+		return -1;
+	if ((size_t)(nul - (p + head)) >= (usym ? CT_CTF_USYM_NAME : CT_CTF_PATH_MAX))
+		return -3;
+	if (r->usyms && usym)
+		ct_usyms_set_name(r->usyms, p, ct_get_u64(p + CT_BUILD_ID_SIZE),
+				  (const char *)p + head);
+	else if (r->usyms)
+		ct_usyms_set_module(r->usyms, p, (const char *)p + head);
+	return (long)(nul - p) + 1;
+}
+
+/*
  * Rebuild one event at @p (at most @len bytes) into @raw, a whole record
  * of its type with its string NUL-terminated (what ct_decode() would make
  * of it); its size, -1 when it runs past @len, -2 for an unknown type, -3
@@ -787,6 +813,12 @@ static long ct_read_event(struct ct_ctf_reader *r, const unsigned char *p,
 		raw->hdr.type = CT_CTF_ID_KSYM;
 		n = (size_t)head;
 		head = ct_read_ksym(r, p + n, len - n);
+		return head < 0 ? head : head + (long)n;
+	}
+	if (id == CT_CTF_ID_MODULE || id == CT_CTF_ID_USYM) {
+		raw->hdr.type = (uint8_t)id;
+		n = (size_t)head;
+		head = ct_read_uname(r, id == CT_CTF_ID_USYM, p + n, len - n);
 		return head < 0 ? head : head + (long)n;
 	}
 	if (id == CT_CTF_ID_KSTACK || id == CT_CTF_ID_USTACK) {
@@ -1106,7 +1138,9 @@ next_event:
 	}
 	if (c->next.hdr.type == CT_CTF_ID_KSYM ||	/* a name, not a record */
 	    c->next.hdr.type == CT_CTF_ID_KSTACK ||
-	    c->next.hdr.type == CT_CTF_ID_USTACK) {
+	    c->next.hdr.type == CT_CTF_ID_USTACK ||
+	    c->next.hdr.type == CT_CTF_ID_MODULE ||
+	    c->next.hdr.type == CT_CTF_ID_USYM) {
 		c->pos += (size_t)n;
 		goto next_event;
 	}

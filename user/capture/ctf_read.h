@@ -42,6 +42,8 @@ struct ct_ctf_reader {
 	void *ksym_ctx;
 	/* the call stacks the capture gives (coretrace_k/ustack), or NULL */
 	struct ct_stacks *stacks;
+	/* user frames' files and names (coretrace_module, _usym), or NULL */
+	struct ct_usyms *usyms;
 };
 
 /*

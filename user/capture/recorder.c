@@ -529,6 +529,7 @@ static int ct_parts_start(struct ct_parts *p, const struct ct_ctf_env *env)
 		return err;
 	p->ctf.ksyms = p->out.names->pctx.ksyms;	/* names travel with the parts */
 	p->ctf.stacks = &p->out.names->stacks;
+	p->ctf.usyms = p->out.names->usyms;
 	p->ctf.sink = p->ring.buf ? ct_flight_sink : ct_chunk_sink;
 	p->ctf.sink_ctx = p;
 	p->ctf.on_closed = ct_parts_closed;

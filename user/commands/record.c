@@ -70,6 +70,29 @@ static void ct_on_signal(int sig)
 		ct_stop_requested = 1;
 }
 
+/*
+ * A stack message into the stack table; a user stack's frames given as
+ * addresses become files and offsets while the process still runs, and
+ * the files it maps are learnt (their build IDs, for the capture)
+ */
+static int ct_stack_message(struct ct_names *names, const void *data,
+			    size_t len)
+{
+	struct ct_uframe frames[CT_USTACK_DEPTH];
+	struct ct_stack_msg m;
+
+	if (len < sizeof(m))
+		return ct_stacks_message(&names->stacks, data, len);
+	memcpy(&m, data, sizeof(m));
+	if (m.type != CT_REC_USTACK || !names->usyms || m.nr > CT_USTACK_DEPTH ||
+	    len < sizeof(m) + m.nr * sizeof(frames[0]))
+		return ct_stacks_message(&names->stacks, data, len);
+	memcpy(frames, (const unsigned char *)data + sizeof(m),
+	       m.nr * sizeof(frames[0]));
+	ct_usyms_resolve_ips(names->usyms, m.tgid, frames, m.nr);
+	return ct_stacks_put(&names->stacks, true, m.id, m.tgid, m.nr, frames);
+}
+
 static int ct_on_record(void *ctx, void *data, size_t len)
 {
 	struct ct_session *s = ctx;
@@ -82,7 +105,7 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	}
 	if (ct_is_stack_message(data, len)) {
 		/* a stack's frames, once, ahead of the records that use it */
-		if (ct_stacks_message(&s->names.stacks, data, len))
+		if (ct_stack_message(&s->names, data, len))
 			s->corrupt++;
 		return 0;
 	}
@@ -481,6 +504,9 @@ static int ct_session_init(struct ct_session *s,
 		return -ENOMEM;
 	ct_comm_cache_prefault(&s->names.comms);
 	ct_cgroup_names_prefault(&s->names.cgroups);
+	if ((opts->stacks & CT_STACK_USER) &&
+	    ct_names_name_user_frames(&s->names, true))
+		return -ENOMEM;
 	if (ct_needs_ksyms(opts)) {
 		f = fopen("/proc/kallsyms", "r");
 		if (f) {
@@ -686,6 +712,7 @@ int ct_record(const struct ct_record_opts *opts)
 		free(session);
 		return CT_EXIT_FAILURE;
 	}
+	session->privs.read_processes = opts->stacks & CT_STACK_USER;
 	ct_signals_install(ct_on_signal, true);
 	err = ct_loader_open(opts, &skel);
 	if (!err) {

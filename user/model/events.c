@@ -398,11 +398,25 @@ const char *ct_frame_name(const struct ct_print_ctx *pctx,
 			  const struct ct_stack *s, unsigned int i,
 			  char *buf, size_t len)
 {
-	const char *name;
+	const struct ct_uframe *f;
+	const char *name, *module, *base;
 	uint64_t ip;
 
-	if (s->user)
-		return ct_uframe_str(ct_stack_uframe(s, i), buf, len);
+	if (s->user) {
+		f = ct_stack_uframe(s, i);
+		name = pctx->usyms ? ct_usyms_name(pctx->usyms, s->tgid, f, !i) :
+		       NULL;
+		if (name)
+			return name;
+		module = pctx->usyms && f->status == CT_UFRAME_VALID ?
+			 ct_usyms_module(pctx->usyms, f->build_id) : NULL;
+		if (!module)
+			return ct_uframe_str(f, buf, len);
+		base = strrchr(module, '/');
+		snprintf(buf, len, "%s+0x%llx", base ? base + 1 : module,
+			 (unsigned long long)f->offset);
+		return buf;
+	}
 	ip = ct_stack_ip(s, i);
 	name = ct_function_name(pctx, ip);
 	if (name)

@@ -16,6 +16,7 @@
 #include "model/comm_cache.h"
 #include "model/ksyms.h"
 #include "model/stacks.h"
+#include "model/usyms.h"
 
 /*
  * A record, in the ring's layout (ct_abi.h): the ring's own bytes when
@@ -97,6 +98,7 @@ struct ct_print_ctx {
 	const struct ct_symtab *syms;		/* a capture's names, or NULL */
 	const struct ct_cgroup_names *cgroups;	/* groups' paths, or NULL */
 	const struct ct_stacks *stacks;		/* call stacks by id, or NULL */
+	struct ct_usyms *usyms;			/* user frames' names, or NULL */
 };
 
 /*

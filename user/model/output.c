@@ -54,6 +54,17 @@ void ct_names_free(struct ct_names *n)
 	ct_cgroup_names_free(&n->cgroups);
 	ct_ksyms_free(&n->ksyms);
 	ct_stacks_free(&n->stacks);
+	ct_usyms_free(n->usyms);
+	n->usyms = NULL;
+	n->pctx.usyms = NULL;
+}
+
+int ct_names_name_user_frames(struct ct_names *n, bool live)
+{
+	if (!n->usyms)
+		n->usyms = ct_usyms_new(live);
+	n->pctx.usyms = n->usyms;
+	return n->usyms ? 0 : -ENOMEM;
 }
 
 /* --- a command's own consumer, and an analysis */

@@ -29,6 +29,7 @@ struct ct_names {
 	struct ct_ksyms ksyms;		/* live: /proc/kallsyms, if loaded */
 	struct ct_symtab syms;		/* a capture's function names */
 	struct ct_stacks stacks;	/* call stacks by id (record -g) */
+	struct ct_usyms *usyms;		/* user frames' names, or NULL */
 	struct ct_print_ctx pctx;	/* all of the above, for printers */
 };
 
@@ -40,6 +41,12 @@ int ct_names_init(struct ct_names *n, size_t capacity);
 /* Load /proc/kallsyms (or another @f) for function names; 0 or -errno. */
 int ct_names_load_ksyms(struct ct_names *n, FILE *f);
 void ct_names_free(struct ct_names *n);
+/*
+ * Name user frames (@live: from the processes themselves, as record
+ * does; otherwise from what a capture says and the files here). 0 or
+ * -ENOMEM.
+ */
+int ct_names_name_user_frames(struct ct_names *n, bool live);
 
 /* Learn what @rec names (any record: those that name nothing are skipped) */
 static inline void ct_names_learn(struct ct_names *n,

@@ -25,6 +25,25 @@ void ct_stacks_free(struct ct_stacks *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * Where user space ends (x86-64, 47-bit addresses): a frame-pointer walk
+ * that leaves the stack (past the first function built without frame
+ * pointers) reads words that are no addresses; the kernel gives them as
+ * addresses it could not place, and the stack ends before the first
+ */
+#define CT_USER_ADDR_END	0x800000000000ull
+
+static uint32_t ct_user_frames(const struct ct_uframe *f, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++)
+		if (f[i].status != CT_UFRAME_VALID &&
+		    f[i].offset >= CT_USER_ADDR_END)
+			return i;
+	return nr;
+}
+
 static size_t ct_frame_size(bool user)
 {
 	return user ? sizeof(struct ct_uframe) : sizeof(uint64_t);
@@ -46,6 +65,8 @@ int ct_stacks_put(struct ct_stacks *t, bool user, uint32_t id, uint32_t tgid,
 			return -ENOMEM;
 		t->mask = CT_STACKS_SLOTS - 1;
 	}
+	if (user)
+		nr = ct_user_frames(frames, nr);
 	copy = malloc(nr ? nr * ct_frame_size(user) : 1);
 	if (!copy)
 		return -ENOMEM;

@@ -313,7 +313,8 @@ static void ct_report_ksym(void *data, uint64_t addr, const char *name)
 static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *opts)
 {
 	c->opts = opts;
-	if (ct_names_init(&c->names, 65536))
+	if (ct_names_init(&c->names, 65536) ||
+	    ct_names_name_user_frames(&c->names, false))
 		return -1;
 	if (opts->view == CT_VIEW_RECORDS) {
 		c->out = ct_lines_output(stdout, opts->out == CT_REPORT_JSON ?
@@ -349,6 +350,7 @@ static int ct_report_open(struct ct_ctf_reader *reader, void *ctx)
 	reader->on_ksym = ct_report_ksym;
 	reader->ksym_ctx = c;
 	reader->stacks = &c->names.stacks;
+	reader->usyms = c->names.usyms;
 	ct_report_begin(c);
 	return 0;
 }
