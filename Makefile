@@ -234,6 +234,7 @@ vm-test: $(INITRAMFS) $(filter $(STOCK_MODULE),$(MODULE))
 	tests/vm/check-render.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-cgattr.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-parts.sh $(BUILD)/vm/$(KIND)/artifacts
+	tests/vm/check-stacks.sh $(BUILD)/vm/$(KIND)/artifacts
 
 # against the headers of the stock kernel the guests boot (the release
 # in its file name), never loaded here

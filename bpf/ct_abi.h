@@ -385,7 +385,7 @@ CT_RECORD(ct_cgroup_name);
 	F(R, TASK, __u32, target, , "_target_tid", "target", "target_comm") \
 	F(R, STACK, __u32, kstack, , "_kstack", "kstack", "kernel_stack")	\
 	F(R, STACK, __u32, ustack, , "_ustack", "ustack", "user_stack")	\
-	F(R, EVENT, __u8, event, , "_event", "event", 0)
+	F(R, EVENT, __u8, event, , "_event", "at", 0)
 CT_RECORD(ct_callchain);
 
 #endif /* CORETRACE_CT_ABI_H */

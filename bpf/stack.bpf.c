@@ -14,7 +14,9 @@
  * a CPU that finds an id finds one whose frames are ahead of it in the
  * ring. Two CPUs meeting a new stack at once each send it, under ids of
  * their own. A stack that could not be walked or sent is counted lost
- * (ct_stats, CT_STATS_KSTACK/USTACK) and its record says 0.
+ * (ct_stats, CT_STATS_KSTACK/USTACK) and its record says 0; so is one
+ * whose record found no room. So stacks attempted = those records carry
+ * + lost + none (a kernel thread's user stack).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -128,6 +130,18 @@ lost:
 	return 0;
 }
 
+static __always_inline void ct_count_stack_lost(__u32 cpu, __u32 slot,
+						__u32 id)
+{
+	struct ct_counts *counts;
+
+	if (!id)
+		return;
+	counts = ct_counts_at(cpu, slot);
+	if (counts)
+		counts->lost++;
+}
+
 /* The stacks of the current task and the record that gives them */
 static __always_inline void ct_emit_callchain(void *ctx, __u8 event,
 					      __u32 pid, __u32 target)
@@ -143,7 +157,10 @@ static __always_inline void ct_emit_callchain(void *ctx, __u8 event,
 		ustack = ct_take_stack(ctx, true, tgid, cpu);
 	rec = ct_reserve(CT_EV_CALLCHAIN, sizeof(*rec), &cpu);
 	if (!rec) {
+		/* the stacks taken are lost with the record that had them */
 		ct_count_lost(CT_EV_CALLCHAIN);
+		ct_count_stack_lost(cpu, CT_STATS_KSTACK, kstack);
+		ct_count_stack_lost(cpu, CT_STATS_USTACK, ustack);
 		return;
 	}
 	ct_fill_hdr(rec, CT_EV_CALLCHAIN, cpu);

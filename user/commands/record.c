@@ -44,6 +44,8 @@ struct ct_session {
 	/* records user space wrote: the groups when tracing began */
 	unsigned long long announced[CT_EV_MAX];
 	unsigned long long corrupt;
+	/* record -g: the stacks the callchain records received carry */
+	unsigned long long stacks_received[2];
 	struct ct_trigger_ctl triggers;
 	unsigned long long trigger_records;
 	/*
@@ -101,6 +103,10 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 	/* read in the ring, where it is: every reader bounds its strings */
 	if (__builtin_expect(ct_check_record(data, len) == CT_DECODE_OK, 1)) {
 		s->received[rec->hdr.type]++;
+		if (__builtin_expect(rec->hdr.type == CT_EV_CALLCHAIN, 0)) {
+			s->stacks_received[0] += rec->callchain.kstack != 0;
+			s->stacks_received[1] += rec->callchain.ustack != 0;
+		}
 		return ct_output_feed(s->out, rec);
 	}
 	if (ct_is_stack_message(data, len)) {
@@ -353,6 +359,55 @@ static void ct_print_event_counts(const struct ct_event_desc *ev,
 		fprintf(stderr, "%lld\n", missed);
 }
 
+/*
+ * record -g: stacks taken, lost and absent, kernel and user, and whether
+ * they add up: attempted = carried by the records received + lost +
+ * none (a kernel thread has no user stack)
+ */
+static void ct_print_stacks(struct coretrace_bpf *skel, struct ct_session *s)
+{
+	static const char *const kind[2] = { "kernel", "user" };
+	const struct ct_counts *rows = ct_session_stats(skel, s), *c;
+	struct ct_counts sum[2];
+	unsigned long long expected;
+	struct ct_usyms_stats us;
+	int cpu, k;
+
+	if (!s->opts->stacks || !rows)
+		return;
+	memset(sum, 0, sizeof(sum));
+	for (cpu = 0; cpu < s->stats_ncpus; cpu++) {
+		for (k = 0; k < 2; k++) {
+			c = &rows[(size_t)cpu * CT_STATS_STRIDE +
+				  (k ? CT_STATS_USTACK : CT_STATS_KSTACK)];
+			sum[k].attempted += c->attempted;
+			sum[k].lost += c->lost;
+			sum[k].filtered += c->filtered;
+		}
+	}
+	fprintf(stderr, "coretrace: stacks: %llu kernel (%llu lost), %llu user (%llu lost, %llu tasks without a user stack); %llu distinct stacks sent\n",
+		(unsigned long long)sum[0].attempted, (unsigned long long)sum[0].lost,
+		(unsigned long long)sum[1].attempted, (unsigned long long)sum[1].lost,
+		(unsigned long long)sum[1].filtered,
+		(unsigned long long)s->names.stacks.count +
+		s->names.stacks.replaced);
+	for (k = 0; k < 2; k++) {
+		expected = sum[k].attempted - sum[k].lost - sum[k].filtered;
+		if (expected != s->stacks_received[k])
+			fprintf(stderr, "coretrace: warning: BPF took %llu %s stacks but %llu arrived\n",
+				expected, kind[k], s->stacks_received[k]);
+	}
+	if (s->names.usyms && s->opts->session.verbose) {
+		ct_usyms_stats(s->names.usyms, &us);
+		fprintf(stderr, "coretrace: user frames: %llu files known, %llu frames named, %llu not, %llu maps and %llu files read\n",
+			(unsigned long long)us.modules,
+			(unsigned long long)us.names,
+			(unsigned long long)us.unnamed,
+			(unsigned long long)us.maps_read,
+			(unsigned long long)us.files_read);
+	}
+}
+
 static void ct_print_summary(struct coretrace_bpf *skel,
 			     struct ct_session *s)
 {
@@ -380,6 +435,7 @@ static void ct_print_summary(struct coretrace_bpf *skel,
 	}
 	fprintf(stderr, "coretrace: %llu records received, %llu lost\n",
 		received, lost);
+	ct_print_stacks(skel, s);
 	if (s->announced[CT_EV_CGROUP_NAME])
 		fprintf(stderr, "coretrace: %llu groups and %llu tasks' groups announced from /sys/fs/cgroup and /proc when tracing began\n",
 			s->announced[CT_EV_CGROUP_NAME],
