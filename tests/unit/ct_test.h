@@ -70,5 +70,6 @@ struct ct_output;
 uint64_t ct_test_feed_switches(struct ct_output *out, uint64_t ts, int n);
 void test_outdir(void);
 void test_cgroup(void);
+void test_stacks(void);
 
 #endif /* CORETRACE_CT_TEST_H */

@@ -231,7 +231,7 @@ static char *print_top_rows(enum ct_out fmt, size_t limit)
 	struct ct_comm_cache comms;
 	struct ct_irq_names irqs;
 	static struct ct_symtab syms;
-	struct ct_print_ctx names = { &comms, NULL, &irqs, &syms, NULL };
+	struct ct_print_ctx names = { &comms, NULL, &irqs, &syms, NULL, NULL, NULL };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -427,7 +427,7 @@ static void test_running_at_start(void)
 static void test_live_plain(void)
 {
 	struct ct_comm_cache comms;
-	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, NULL };
+	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct ct_live_top *t;
 	char *text = NULL;
 	size_t len = 0;
@@ -467,7 +467,7 @@ static void test_live_plain(void)
 /* A terminal (a pty here): the alternate screen, redraws, q quits. */
 static void test_live_tty(void)
 {
-	struct ct_print_ctx names = { NULL, NULL, NULL, NULL, NULL };
+	struct ct_print_ctx names = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	int master = posix_openpt(O_RDWR | O_NOCTTY), slave;
 	char buf[8192];
 	struct ct_live_top *t;
@@ -554,7 +554,7 @@ static char *print_groups(enum ct_out fmt)
 {
 	struct ct_cgroup_names groups;
 	struct ct_comm_cache comms;
-	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, &groups };
+	struct ct_print_ctx names = { &comms, NULL, NULL, NULL, &groups, NULL, NULL };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

@@ -43,8 +43,8 @@ static void test_metadata(void)
 	CT_CHECK(strstr(text, "uuid = \"12340000-0000-0000-0000-000000000000\";") != NULL);
 	CT_CHECK(strstr(text, "kernel_release = \"6.1.0-test\";") != NULL);
 	CT_CHECK(strstr(text, "hostname = \"hostquote\";") != NULL);	/* no stray quote */
-	CT_CHECK(strstr(text, "coretrace_abi = 4;") != NULL);
-	CT_CHECK(strstr(text, "coretrace_ctf = 4;") != NULL);
+	CT_CHECK(strstr(text, "coretrace_abi = 5;") != NULL);
+	CT_CHECK(strstr(text, "coretrace_ctf = 5;") != NULL);
 	CT_CHECK(strstr(text, "name = \"coretrace_task_cgroup\";") != NULL);
 	CT_CHECK(strstr(text, "string _path;") != NULL);
 	CT_CHECK(strstr(text, "enum : uint8_t { compact = 0 ... 254, extended = 255 } id;") != NULL);

@@ -55,7 +55,7 @@ static void test_table(void)
  */
 static void test_fields(void)
 {
-	unsigned int i, j, at, strings, kfuncs;
+	unsigned int i, j, at, strings, kfuncs, stacks;
 
 	for (i = 0; i < CT_EV_MAX; i++) {
 		const struct ct_event_desc *d = &ct_events[i];
@@ -63,7 +63,7 @@ static void test_fields(void)
 		CT_CHECK(d->nfields > 0);
 		CT_CHECK(d->ctf_name && d->ctf_name[0]);
 		at = CT_HDR_SIZE;
-		strings = kfuncs = 0;
+		strings = kfuncs = stacks = 0;
 		for (j = 0; j < d->nfields; j++) {
 			const struct ct_field *f = &d->fields[j];
 
@@ -81,6 +81,7 @@ static void test_fields(void)
 				CT_CHECK_INT(d->kfunc_offset, f->offset);
 				kfuncs++;
 			}
+			stacks += f->kind == CT_FK_STACK;
 			if (f->kind == CT_FK_TASK || f->kind == CT_FK_IRQ ||
 			    f->kind == CT_FK_SOFTIRQ || f->kind == CT_FK_KFUNC)
 				CT_CHECK(f->companion != NULL ||
@@ -94,9 +95,9 @@ static void test_fields(void)
 		/* the struct is the fields, rounded up to 4 bytes */
 		CT_CHECK_INT(d->size, (at + 3u) & ~3u);
 		CT_CHECK_INT(kfuncs ? 1 : 0, ct_type_names_function(i));
-		/* copied whole by a capture: no function, no long string */
+		/* copied whole by a capture: no function, stack or long string */
 		CT_CHECK_INT(ct_type_slow_capture(i),
-			     kfuncs || (d->string_max &&
+			     kfuncs || stacks || (d->string_max &&
 					d->string_max != CT_COMM_LEN));
 		CT_CHECK_INT(!!(d->flags & CT_EVF_NAMES),
 			     (CT_NAME_RECORDS >> i) & 1);

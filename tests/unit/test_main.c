@@ -62,6 +62,7 @@ int main(void)
 		{ "outdir", test_outdir },
 		{ "cgroup", test_cgroup },
 		{ "serve", test_serve },
+		{ "stacks", test_stacks },
 	};
 	size_t i;
 

@@ -500,25 +500,25 @@ static void test_trigger_ctl(void)
 	ct_comm_cache_set(&names.comms, 42, "bad\"na\\me\x1b");
 	ct_irq_names_set(&names.irqs, 11, "virtio0");
 	t = trig(CT_TRIG_DELAY, 100 * s, 42, 0, 105301000);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "sched delay: tid 42 (bad?na?me?) waited 105.301 ms to run on CPU 1");
 	t = trig(CT_TRIG_IRQ, 1, 0, 11, 2100000);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "irq: irq 11 (virtio0) ran 2.100 ms on CPU 1");
 	t = trig(CT_TRIG_IRQ, 1, 0, 12, 2100000);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "irq: irq 12 (?) ran 2.100 ms on CPU 1");
 	t = trig(CT_TRIG_SOFTIRQ, 1, 0, 3, 1500000);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "softirq: NET_RX ran 1.500 ms on CPU 1");
 	t = trig(CT_TRIG_SOFTIRQ, 1, 0, 99, 1500000);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "softirq: ? ran 1.500 ms on CPU 1");
 	t = trig(CT_TRIG_EXEC, 1, 7, 0, 0);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "exec: ? by tid 7 on CPU 1");
 	t = trig(200, 1, 7, 0, 0);
-	CT_CHECK_STR(ct_trigger_describe(&t, &names, buf, sizeof(buf)),
+	CT_CHECK_STR(ct_trigger_describe(&ctl, &t, &names, buf, sizeof(buf)),
 		     "trigger of unknown kind 200");
 
 	ct_trigger_init(&ctl, &o);

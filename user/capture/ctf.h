@@ -31,7 +31,7 @@
  * follow (LTTng's compact/extended scheme, byte-aligned).
  */
 #define CT_CTF_ID_EXTENDED	255
-#define CT_CTF_FORMAT		4	/* env.coretrace_ctf: this layout */
+#define CT_CTF_FORMAT		5	/* env.coretrace_ctf: this layout */
 /*
  * A CTF-only event after the record types: the name of a timer or work
  * function, written once per address before its first record, so a

@@ -28,7 +28,7 @@ struct ct_ctf_reader {
 	/* a part of an always-on recording: what its env says of it */
 	bool is_part;
 	struct ct_ctf_part part;
-	char part_kind[16], part_reason[256];
+	char part_kind[16], part_reason[512];
 	/*
 	 * A rotated recording read as one capture: @dir holds no metadata
 	 * but chunk-N directories, each a capture, read in order per stream.

@@ -106,6 +106,7 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		if (__builtin_expect(rec->hdr.type == CT_EV_CALLCHAIN, 0)) {
 			s->stacks_received[0] += rec->callchain.kstack != 0;
 			s->stacks_received[1] += rec->callchain.ustack != 0;
+			ct_trigger_callchain(&s->triggers, &rec->callchain);
 		}
 		return ct_output_feed(s->out, rec);
 	}
@@ -556,6 +557,9 @@ static int ct_session_init(struct ct_session *s,
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
 	ct_trigger_init(&s->triggers, &opts->trigger);
+	if (opts->stacks && ct_triggers_on(&opts->trigger) &&
+	    ct_trigger_keep_stacks(&s->triggers))
+		return -ENOMEM;
 	if (ct_names_init(&s->names, CT_COMM_CAPACITY))
 		return -ENOMEM;
 	ct_comm_cache_prefault(&s->names.comms);
@@ -578,6 +582,7 @@ static int ct_session_init(struct ct_session *s,
 
 static void ct_session_free(struct ct_session *s)
 {
+	ct_trigger_free(&s->triggers);
 	ct_names_free(&s->names);
 }
 

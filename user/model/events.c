@@ -425,6 +425,69 @@ const char *ct_frame_name(const struct ct_print_ctx *pctx,
 	return buf;
 }
 
+bool ct_frame_is_scheduler(const char *name)
+{
+	static const char *const frames[] = {
+		"__schedule", "schedule", "preempt_schedule",
+		"preempt_schedule_common", "preempt_schedule_irq",
+		"preempt_schedule_notrace", "__cond_resched", "_cond_resched",
+		"schedule_idle", "try_to_wake_up", "wake_up_process",
+		"wake_up_state", "wake_up_q", "__wake_up", "__wake_up_common",
+		"__wake_up_common_lock", "__wake_up_sync_key",
+		"autoremove_wake_function", "default_wake_function",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
+		if (!strcmp(name, frames[i]))
+			return true;
+	return false;
+}
+
+/* @name into @b, at most @max bytes, what is not plain ASCII as '?' */
+static void ct_buf_plain(struct ct_buf *b, const char *name, size_t max)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i < max; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		ct_buf_putc(b, c < 0x20 || c > 0x7e || c == '"' || c == '\\' ?
+			    '?' : (char)c);
+	}
+}
+
+const char *ct_stack_where(const struct ct_print_ctx *pctx, uint32_t kstack,
+			   uint32_t ustack, char *buf, size_t len)
+{
+	const struct ct_stack *k = NULL, *u = NULL;
+	struct ct_buf b = { buf, len, 0 };
+	char name[256];
+	const char *n;
+	unsigned int i, shown = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (pctx->stacks) {
+		k = kstack ? ct_stacks_get(pctx->stacks, kstack) : NULL;
+		u = ustack ? ct_stacks_get(pctx->stacks, ustack) : NULL;
+	}
+	for (i = 0; k && i < k->nr; i++) {
+		n = ct_frame_name(pctx, k, i, name, sizeof(name));
+		if (!ct_frame_is_scheduler(n)) {
+			ct_buf_plain(&b, n, 64);
+			break;
+		}
+	}
+	for (i = 0; u && i < u->nr && shown < 2; i++, shown++) {
+		ct_buf_printf(&b, "%s", shown ? " <- " : b.pos ? " (" : "(");
+		ct_buf_plain(&b, ct_frame_name(pctx, u, i, name, sizeof(name)), 64);
+	}
+	if (shown)
+		ct_buf_putc(&b, ')');
+	return buf;
+}
+
 /* " => frame" lines, each escaped here (the line view writes them as they are) */
 static void ct_text_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
 			   uint32_t id)

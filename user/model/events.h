@@ -110,6 +110,23 @@ const char *ct_frame_name(const struct ct_print_ctx *pctx,
 			  const struct ct_stack *s, unsigned int i,
 			  char *buf, size_t len);
 
+/*
+ * Is @name a frame every blocked stack or every wakeup goes through
+ * (__schedule, schedule, try_to_wake_up...)? perf sched timehist -g
+ * hides them; so do the short forms below.
+ */
+bool ct_frame_is_scheduler(const char *name);
+
+/*
+ * Where a stack was, in a few words: its innermost kernel function that
+ * is not the scheduler's, and its two innermost user functions, e.g.
+ * "do_nanosleep (ct_sleep_nap <- ct_sleep_middle)"; "" when neither
+ * stack is known. Bytes that are not printable ASCII, quotes and
+ * backslashes show as '?'. Returns @buf.
+ */
+const char *ct_stack_where(const struct ct_print_ctx *pctx, uint32_t kstack,
+			   uint32_t ustack, char *buf, size_t len);
+
 /* A function's name: the kernel's symbols, a capture's, or NULL. */
 const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr);
 

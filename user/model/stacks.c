@@ -65,12 +65,13 @@ int ct_stacks_put(struct ct_stacks *t, bool user, uint32_t id, uint32_t tgid,
 			return -ENOMEM;
 		t->mask = CT_STACKS_SLOTS - 1;
 	}
-	if (user)
-		nr = ct_user_frames(frames, nr);
+	/* the frames may be unaligned (a capture's bytes): copied first */
 	copy = malloc(nr ? nr * ct_frame_size(user) : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, frames, nr * ct_frame_size(user));
+	if (user)
+		nr = ct_user_frames(copy, nr);
 	probe = ct_probe(id, t->mask, CT_STACKS_PROBE);
 	while (ct_probe_next(&probe, &at)) {
 		if (!t->slot[at].id || t->slot[at].id == id) {
