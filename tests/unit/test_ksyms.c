@@ -121,9 +121,37 @@ static void test_many(void)
 	free(text);
 }
 
+/*
+ * A section's label at its first function's address (__sched_text_start
+ * and __schedule on a kernel whose .sched.text begins with it): the
+ * function is named, whichever line comes first
+ */
+static void test_labels(void)
+{
+	static const char *const texts[] = {
+		"ffffffff81000000 T __sched_text_start\n"
+		"ffffffff81000000 t __schedule\nffffffff81000200 T schedule\n",
+		"ffffffff81000000 t __schedule\n"
+		"ffffffff81000000 T __sched_text_start\nffffffff81000200 T schedule\n",
+		"ffffffff81000000 T _stext\nffffffff81000000 T __start_x\n"
+		"ffffffff81000000 T startup_64\n",
+	};
+	static const char *const want[] = { "__schedule", "__schedule",
+					    "startup_64" };
+	struct ct_ksyms ks;
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		CT_CHECK_INT(load(&ks, texts[i]), 0);
+		CT_CHECK_STR(ct_ksyms_lookup(&ks, 0xffffffff81000044ull), want[i]);
+		ct_ksyms_free(&ks);
+	}
+}
+
 void test_ksyms(void)
 {
 	test_good();
 	test_hostile();
 	test_many();
+	test_labels();
 }

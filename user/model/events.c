@@ -438,6 +438,9 @@ bool ct_frame_is_scheduler(const char *name)
 	};
 	size_t i;
 
+	/* a tracepoint's own function, where a kernel does not inline it */
+	if (!strncmp(name, "trace_sched_", 12))
+		return true;
 	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
 		if (!strcmp(name, frames[i]))
 			return true;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/htab.h"
@@ -8,11 +9,42 @@
 #define CT_KSYM_CACHE_SLOTS	4096
 #define CT_KSYM_NAME_MAX	256
 
+/*
+ * A label the linker script puts at a section's edge (__sched_text_start,
+ * _stext, __start_x): no function, though it shares its first one's
+ * address
+ */
+static bool ct_ksym_is_marker(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strcmp(name, "_stext") || !strcmp(name, "_text") ||
+	       !strcmp(name, "_etext") || !strcmp(name, "_sinittext") ||
+	       !strcmp(name, "_einittext") || !strncmp(name, "__start_", 8) ||
+	       !strncmp(name, "__stop_", 7) ||
+	       (len > 11 && !strcmp(name + len - 11, "_text_start")) ||
+	       (len > 9 && !strcmp(name + len - 9, "_text_end"));
+}
+
+/* names, for the tie-break of ct_ksym_cmp (qsort's context) */
+static const char *ct_ksym_names;
+
+/* by address; at one address the label first, the function last (found) */
 static int ct_ksym_cmp(const void *a, const void *b)
 {
 	const struct ct_ksym *x = a, *y = b;
+	const char *nx, *ny;
+	int mx, my;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	nx = ct_ksym_names + x->name_off;
+	ny = ct_ksym_names + y->name_off;
+	mx = ct_ksym_is_marker(nx);
+	my = ct_ksym_is_marker(ny);
+	if (mx != my)
+		return my - mx;
+	return strcmp(ny, nx);
 }
 
 static int ct_ksyms_grow(struct ct_ksyms *ks, size_t *cap, size_t *names_cap,
@@ -103,8 +135,11 @@ int ct_ksyms_load(struct ct_ksyms *ks, FILE *f)
 		ks->names_len += name_len + 1;
 		ks->count++;
 	}
-	if (ks->count)
+	if (ks->count) {
+		ct_ksym_names = ks->names;
 		qsort(ks->syms, ks->count, sizeof(*ks->syms), ct_ksym_cmp);
+		ct_ksym_names = NULL;
+	}
 	return 0;
 }
 
