@@ -202,6 +202,9 @@ static int ct_check_one(struct ct_check_prog *p, const struct ct_event_desc *d,
 			wanted = prog;
 	}
 	bpf_map__set_max_entries(skel->maps.ct_ring, 4096);
+	/* record -g's programs, with kernel and user stacks (their most) */
+	if (!strcmp(family, "stack_"))
+		skel->rodata->ct_stacks = CT_STACK_KERNEL | CT_STACK_USER;
 	/* as record sets it: groups are named where the kernel moves tasks */
 	skel->rodata->ct_cgroup_records = events &&
 		ct_tracepoint_exists(events, ct_cgroup_progs[0].tp_category,
@@ -344,7 +347,7 @@ static int ct_count_problems(const struct ct_check_prog *progs, int n,
 
 int ct_check(const struct ct_check_opts *opts)
 {
-	struct ct_check_prog progs[2 * CT_EV_MAX + CT_CGROUP_PROGS];
+	struct ct_check_prog progs[2 * CT_EV_MAX + CT_CGROUP_PROGS + 2];
 	const char *events = ct_tracefs_events();
 	struct ct_layout layout;
 	char source[PATH_MAX + 32];
@@ -386,6 +389,13 @@ int ct_check(const struct ct_check_opts *opts)
 	for (i = 0; i < CT_CGROUP_PROGS && !err; i++)
 		err = ct_check_one(&progs[n++], &ct_cgroup_progs[i], "handle_",
 				   btf, events, &layout);
+	/* record -g's, on the switch and the wakeup beside the handlers */
+	if (!err)
+		err = ct_check_one(&progs[n++], &ct_events[CT_EV_SCHED_SWITCH],
+				   "stack_", btf, events, &layout);
+	if (!err)
+		err = ct_check_one(&progs[n++], &ct_events[CT_EV_SCHED_WAKING],
+				   "stack_", btf, events, &layout);
 	/* and serve's, which add up instead of writing records */
 	for (i = 0; i < CT_EV_MAX && !err; i++)
 		if (CT_SERVE_EVENTS & (1ull << i))
