@@ -43,9 +43,9 @@ BPF_CFLAGS	:= -target bpf -mcpu=v3 -g -O2 $(WARN) $(ARCH_DEFINE) \
 # libseccomp and libcap: what coretrace gives up once attached (privs.c)
 PRIV_LIBS	:= -lseccomp -lcap
 # elfutils: user frames named from ELF symbols (usyms.c); libdw.a needs
-# the compressions libelf reads sections in
-ELF_LIBS	:= -ldw -lelf -lz -llzma -lbz2
-STATIC_LIBS	:= -lbpf $(ELF_LIBS) $(PRIV_LIBS)
+# the compressions libelf reads sections in (the shared libdw has them)
+ELF_LIBS	= -ldw -lelf $(if $(LDSTATIC),-lz -llzma -lbz2)
+STATIC_LIBS	= -lbpf $(ELF_LIBS) $(PRIV_LIBS)
 
 # the BPF programs in parts, one per subject (bpf/*.bpf.c), each compiled
 # on its own and linked by bpftool gen object into the one object that

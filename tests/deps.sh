@@ -21,7 +21,8 @@ done
 
 PACKAGES="
 	make gcc clang llvm libc6-dev libclang-rt-14-dev
-	libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+	libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev
+	pkg-config
 	libseccomp-dev libcap-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2
