@@ -88,6 +88,13 @@ static void test_table(void)
 	s = ct_stacks_get(&t, 10);
 	CT_CHECK(s && s->user && s->tgid == 42 && s->nr == 2 &&
 		 ct_stack_uframe(s, 1)->offset == 0x7f0000001000ull);
+	/* and before an offset ahead of its file (a word below a mapping) */
+	uf[1].status = CT_UFRAME_VALID;
+	uf[1].offset = 0xffffffffffc00035ull;
+	len = stack_msg(buf, CT_REC_USTACK, 11, 42, 3, uf, sizeof(uf[0]));
+	CT_CHECK_INT(ct_stacks_message(&t, buf, len), 0);
+	s = ct_stacks_get(&t, 11);
+	CT_CHECK(s && s->nr == 1);
 
 	/* full: a newer stack takes its home slot, counted; all reachable */
 	failed = 0;
@@ -201,6 +208,10 @@ static void test_offcpu(void)
 	CT_CHECK(ct_format(CT_FORMAT_JSON, &recs[5], &n.pctx, out, sizeof(out)) > 0);
 	CT_CHECK(strstr(out, "\"kstack\":1,\"kernel_stack\":[\"demo_inner\",\"demo_outer\"],\"ustack\":0,\"user_stack\":[],\"at\":\"sched_waking\"") != NULL);
 	CT_CHECK_STR(ct_stack_where(&n.pctx, 1, 0, out, sizeof(out)), "demo_inner");
+	CT_CHECK_STR(ct_stack_line(&n.pctx, 1, 0, 5, out, sizeof(out)),
+		     "demo_inner <- demo_outer");
+	CT_CHECK_STR(ct_stack_line(&n.pctx, 1, 0, 1, out, sizeof(out)), "demo_inner");
+	CT_CHECK_STR(ct_stack_line(&n.pctx, 0, 77, 5, out, sizeof(out)), "");
 	ct_names_free(&n);
 }
 

@@ -185,6 +185,7 @@ static void ct_delay(struct ct_an_task *t, uint64_t delay, uint64_t ts)
 	if (delay >= t->delay_max_ns) {
 		t->delay_max_ns = delay;
 		t->delay_max_at = ts;
+		t->max_stacks = t->wait_stacks;
 	}
 	if (!g)
 		return;
@@ -266,6 +267,30 @@ static void ct_on_wakeup(struct ct_analysis *a, const struct ct_wakeup *w)
 	if (!t->running && !t->woken) {
 		t->woken = true;
 		t->woken_at = ct_ts(w);
+	}
+}
+
+/*
+ * record -g: the stack a task left the CPU with begins its wait's
+ * stacks; a waker's stack is its waker's
+ */
+static void ct_on_callchain(struct ct_analysis *a, const struct ct_callchain *c)
+{
+	struct ct_an_task *t;
+
+	if (c->event == CT_EV_SCHED_SWITCH) {
+		t = c->pid ? ct_task(a, c->pid) : NULL;
+		if (t)
+			t->wait_stacks = (struct ct_an_stacks){
+				.kstack = c->kstack, .ustack = c->ustack };
+	} else if (c->event == CT_EV_SCHED_WAKING) {
+		t = c->target ? ct_task(a, c->target) : NULL;
+		if (t) {
+			t->wait_stacks.woken = true;
+			t->wait_stacks.waker = c->pid;
+			t->wait_stacks.waker_kstack = c->kstack;
+			t->wait_stacks.waker_ustack = c->ustack;
+		}
 	}
 }
 
@@ -555,6 +580,9 @@ void ct_analysis_feed(struct ct_analysis *a, const union ct_record *rec)
 	case CT_EV_SCHED_WAKEUP:
 	case CT_EV_SCHED_WAKEUP_NEW:
 		ct_on_wakeup(a, &rec->wakeup);
+		break;
+	case CT_EV_CALLCHAIN:
+		ct_on_callchain(a, &rec->callchain);
 		break;
 	case CT_EV_CPU_IDLE:
 	case CT_EV_CPU_FREQUENCY:

@@ -51,6 +51,13 @@ struct ct_an_group {
 	uint32_t delay_max_tid;
 };
 
+/* record -g: where a task left the CPU, and who woke it from where */
+struct ct_an_stacks {
+	uint32_t kstack, ustack;		/* its stack when it left */
+	uint32_t waker, waker_kstack, waker_ustack;
+	bool woken;				/* the waker's are known */
+};
+
 struct ct_an_task {
 	uint32_t tid;
 	bool used;
@@ -68,6 +75,8 @@ struct ct_an_task {
 	uint64_t run_delay_ns, run_wait_ns;	/* of the current run */
 	uint64_t group;		/* cgroup id, once a task_cgroup named it */
 	struct ct_an_group *grp;	/* @group's figures, NULL before */
+	struct ct_an_stacks wait_stacks;	/* of its wait now, or last */
+	struct ct_an_stacks max_stacks;		/* of its longest delay */
 };
 
 struct ct_an_freq {

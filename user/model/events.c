@@ -491,6 +491,50 @@ const char *ct_stack_where(const struct ct_print_ctx *pctx, uint32_t kstack,
 	return buf;
 }
 
+const char *ct_stack_line(const struct ct_print_ctx *pctx, uint32_t kstack,
+			  uint32_t ustack, unsigned int max, char *buf,
+			  size_t len)
+{
+	struct ct_buf b = { buf, len, 0 };
+	char name[256], escaped[4 * 256 + 1];
+	const struct ct_stack *s;
+	uint32_t ids[2] = { kstack, ustack };
+	unsigned int i, k, shown = 0;
+	const char *n;
+
+	if (len)
+		buf[0] = '\0';
+	for (k = 0; k < 2 && pctx->stacks; k++) {
+		s = ids[k] ? ct_stacks_get(pctx->stacks, ids[k]) : NULL;
+		for (i = 0; s && i < s->nr && shown < max; i++) {
+			n = ct_frame_name(pctx, s, i, name, sizeof(name));
+			if (!k && ct_frame_is_scheduler(n))
+				continue;
+			ct_text_escape(escaped, sizeof(escaped), n, strlen(n));
+			ct_buf_printf(&b, "%s%s", shown++ ? " <- " : "", escaped);
+		}
+	}
+	return buf;
+}
+
+void ct_json_stack_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			  uint32_t id)
+{
+	const struct ct_stack *s = id && pctx->stacks ?
+				   ct_stacks_get(pctx->stacks, id) : NULL;
+	char name[256];
+	unsigned int i;
+
+	ct_buf_putc(b, '[');
+	for (i = 0; s && i < s->nr; i++) {
+		if (i)
+			ct_buf_putc(b, ',');
+		ct_buf_json_str(b, ct_frame_name(pctx, s, i, name, sizeof(name)),
+				sizeof(name));
+	}
+	ct_buf_putc(b, ']');
+}
+
 /* " => frame" lines, each escaped here (the line view writes them as they are) */
 static void ct_text_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
 			   uint32_t id)

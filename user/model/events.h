@@ -127,6 +127,21 @@ bool ct_frame_is_scheduler(const char *name);
 const char *ct_stack_where(const struct ct_print_ctx *pctx, uint32_t kstack,
 			   uint32_t ustack, char *buf, size_t len);
 
+/*
+ * A stack on one line, as perf sched timehist -g prints it: at most
+ * @max frames, innermost first, " <- " between them, the scheduler's own
+ * frames left out; kernel frames, then user frames. "" when neither stack
+ * is known. Names are escaped for a terminal. Returns @buf.
+ */
+const char *ct_stack_line(const struct ct_print_ctx *pctx, uint32_t kstack,
+			  uint32_t ustack, unsigned int max, char *buf,
+			  size_t len);
+
+/* A stack's frames as a JSON array of names ("[]" for none), into @b */
+struct ct_buf;
+void ct_json_stack_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
+			  uint32_t id);
+
 /* A function's name: the kernel's symbols, a capture's, or NULL. */
 const char *ct_function_name(const struct ct_print_ctx *pctx, uint64_t addr);
 

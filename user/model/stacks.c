@@ -29,7 +29,10 @@ void ct_stacks_free(struct ct_stacks *t)
  * Where user space ends (x86-64, 47-bit addresses): a frame-pointer walk
  * that leaves the stack (past the first function built without frame
  * pointers) reads words that are no addresses; the kernel gives them as
- * addresses it could not place, and the stack ends before the first
+ * addresses it could not place, and the stack ends before the first. A
+ * word below a mapping gets that mapping's build ID and an offset before
+ * the file's start from Linux 6.1 (it takes the next mapping up): the
+ * stack ends there too.
  */
 #define CT_USER_ADDR_END	0x800000000000ull
 
@@ -38,8 +41,8 @@ static uint32_t ct_user_frames(const struct ct_uframe *f, uint32_t nr)
 	uint32_t i;
 
 	for (i = 0; i < nr; i++)
-		if (f[i].status != CT_UFRAME_VALID &&
-		    f[i].offset >= CT_USER_ADDR_END)
+		if (f[i].status != CT_UFRAME_VALID ?
+		    f[i].offset >= CT_USER_ADDR_END : f[i].offset >= 1ull << 63)
 			return i;
 	return nr;
 }

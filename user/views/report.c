@@ -16,6 +16,22 @@
 #include "base/options.h"
 #include "views/top.h"
 
+/*
+ * --timehist: a row waits for the record after it on its CPU, which is
+ * the stack of the task it ends (record -g) or not
+ */
+struct ct_timehist_row {
+	bool used;
+	uint32_t tid;
+	size_t len;
+	char line[1024];
+};
+
+/* frames of a stack on --timehist's and --latency's lines */
+#define CT_TIMEHIST_FRAMES	5
+#define CT_LATENCY_FRAMES	8
+#define CT_LATENCY_WORST	5	/* --latency: the worst delays' stacks */
+
 struct ct_report_ctx {
 	const struct ct_report_opts *opts;
 	struct ct_names names;		/* tasks, irqs, the capture's functions */
@@ -25,6 +41,7 @@ struct ct_report_ctx {
 	struct ct_replay replay;
 	bool write_failed;		/* stdout could not be written */
 	char line[1024];
+	struct ct_timehist_row *rows;	/* --timehist: per CPU */
 };
 
 static double ct_ms(uint64_t ns)
@@ -54,8 +71,59 @@ static void ct_timehist_line(void *data, const struct ct_an_task *t,
 			      (double)ts / 1e9, cpu, name, ct_ms(t->run_wait_ns),
 			      ct_ms(t->run_delay_ns), ct_ms(ts - t->in_at));
 	}
-	if (b.pos < sizeof(c->line))
-		ct_put_text_line(stdout, c->line, b.pos);
+	if (b.pos >= sizeof(c->line) || cpu >= CT_MAX_CPUS)
+		return;
+	/* held until the next record of its CPU says its stack */
+	c->rows[cpu].used = true;
+	c->rows[cpu].tid = t->tid;
+	c->rows[cpu].len = b.pos;
+	memcpy(c->rows[cpu].line, c->line, b.pos + 1);
+}
+
+/* @cpu's row, with the stack of callchain @cc when it is its task's */
+static void ct_timehist_flush(struct ct_report_ctx *c, unsigned int cpu,
+			      const struct ct_callchain *cc)
+{
+	struct ct_timehist_row *r = &c->rows[cpu];
+	char frames[2048];
+	struct ct_buf b;
+
+	if (!r->used)
+		return;
+	r->used = false;
+	b = (struct ct_buf){ r->line, sizeof(r->line), r->len };
+	if (cc && c->opts->out == CT_REPORT_JSON) {
+		b.pos--;	/* the closing brace */
+		ct_buf_printf(&b, ",\"stack\":");
+		ct_json_stack_frames(&b, &c->names.pctx, cc->kstack);
+		ct_buf_printf(&b, ",\"user_stack\":");
+		ct_json_stack_frames(&b, &c->names.pctx, cc->ustack);
+		ct_buf_printf(&b, "}");
+	} else if (cc) {
+		ct_stack_line(&c->names.pctx, cc->kstack, cc->ustack,
+			      CT_TIMEHIST_FRAMES, frames, sizeof(frames));
+		/* escaped already: the line is written as it is */
+		if (b.pos < sizeof(r->line))
+			fwrite(r->line, 1, b.pos, stdout);
+		printf("%s%s\n", frames[0] ? "   " : "", frames);
+		return;
+	}
+	if (b.pos < sizeof(r->line))
+		ct_put_text_line(stdout, r->line, b.pos);
+}
+
+/* --timehist: each record first settles the row its CPU holds */
+static void ct_timehist_feed(const union ct_record *rec, void *ctx)
+{
+	struct ct_report_ctx *c = ctx;
+	unsigned int cpu = rec->hdr.cpu;
+	const struct ct_callchain *cc = &rec->callchain;
+
+	if (cpu < CT_MAX_CPUS && c->rows[cpu].used)
+		ct_timehist_flush(c, cpu, rec->hdr.type == CT_EV_CALLCHAIN &&
+				  cc->event == CT_EV_SCHED_SWITCH &&
+				  cc->pid == c->rows[cpu].tid ? cc : NULL);
+	ct_analysis_feed(&c->an, rec);
 }
 
 static int ct_latency_cmp(const void *pa, const void *pb)
@@ -83,6 +151,73 @@ static void ct_json_group(struct ct_report_ctx *c, struct ct_buf *b,
 	ct_buf_json_str(b, name, strlen(name));
 }
 
+static bool ct_has_stacks(const struct ct_an_stacks *st)
+{
+	return st->kstack || st->ustack || st->woken;
+}
+
+/* record -g: the stacks of a task's longest delay, in its JSON object */
+static void ct_json_max_stacks(struct ct_report_ctx *c, struct ct_buf *b,
+			       const struct ct_an_stacks *st)
+{
+	if (!ct_has_stacks(st))
+		return;
+	ct_buf_printf(b, ",\"max_delay_stack\":");
+	ct_json_stack_frames(b, &c->names.pctx, st->kstack);
+	ct_buf_printf(b, ",\"max_delay_user_stack\":");
+	ct_json_stack_frames(b, &c->names.pctx, st->ustack);
+	if (!st->woken) {
+		ct_buf_printf(b, ",\"max_delay_waker\":null");
+		return;
+	}
+	ct_buf_printf(b, ",\"max_delay_waker\":%u,\"max_delay_waker_stack\":",
+		      st->waker);
+	ct_json_stack_frames(b, &c->names.pctx, st->waker_kstack);
+	ct_buf_printf(b, ",\"max_delay_waker_user_stack\":");
+	ct_json_stack_frames(b, &c->names.pctx, st->waker_ustack);
+}
+
+/* record -g: the worst delays, where each task had left the CPU and who woke it */
+static void ct_latency_stacks(struct ct_report_ctx *c,
+			      const struct ct_an_task **list, size_t n)
+{
+	char name[CT_COMM_LEN + 16], task[CT_COMM_LEN + 32], escaped[4 * sizeof(task)];
+	char frames[2048];
+	const struct ct_an_stacks *st;
+	unsigned int shown = 0;
+	size_t i;
+
+	for (i = 0; i < n && shown < CT_LATENCY_WORST; i++) {
+		st = &list[i]->max_stacks;
+		if (!list[i]->delays || !ct_has_stacks(st))
+			continue;
+		if (!shown++)
+			printf("\n  The worst delays: where the task had left the CPU, and who woke it from where (record -g)\n");
+		snprintf(task, sizeof(task), "%s:%u",
+			 ct_comm_name(&c->names.comms, list[i]->tid, 0, name,
+				      sizeof(name)), list[i]->tid);
+		ct_text_escape(escaped, sizeof(escaped), task, sizeof(task));
+		printf("  %-24s %13.3f ms at %.6f s\n", escaped,
+		       ct_ms(list[i]->delay_max_ns),
+		       (double)list[i]->delay_max_at / 1e9);
+		ct_stack_line(&c->names.pctx, st->kstack, st->ustack,
+			      CT_LATENCY_FRAMES, frames, sizeof(frames));
+		printf("      left the CPU in: %s\n", frames[0] ? frames : "(no stack)");
+		if (!st->woken) {
+			printf("      not woken: preempted, or its wakeup was not traced\n");
+			continue;
+		}
+		snprintf(task, sizeof(task), "%s:%u",
+			 ct_comm_name(&c->names.comms, st->waker, 0, name,
+				      sizeof(name)), st->waker);
+		ct_text_escape(escaped, sizeof(escaped), task, sizeof(task));
+		ct_stack_line(&c->names.pctx, st->waker_kstack, st->waker_ustack,
+			      CT_LATENCY_FRAMES, frames, sizeof(frames));
+		printf("      woken by %s in: %s\n", escaped,
+		       frames[0] ? frames : "(no stack)");
+	}
+}
+
 static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 			   bool first)
 {
@@ -104,6 +239,7 @@ static void ct_latency_row(struct ct_report_ctx *c, const struct ct_an_task *t,
 			      ct_ms(t->delay_max_ns),
 			      (unsigned long long)t->delay_max_at);
 		ct_json_group(c, &b, t->grp ? t->group : 0);
+		ct_json_max_stacks(c, &b, &t->max_stacks);
 		ct_buf_printf(&b, "}");
 		if (b.pos < sizeof(c->line))
 			fputs(c->line, stdout);
@@ -147,6 +283,8 @@ static void ct_latency_print(struct ct_report_ctx *c)
 	else
 		printf("  %-24s %12.3f %9llu\n", "TOTAL:", ct_ms(runtime),
 		       (unsigned long long)switches);
+	if (c->opts->out != CT_REPORT_JSON)
+		ct_latency_stacks(c, list, n);
 	free(list);
 }
 
@@ -282,6 +420,7 @@ static void ct_report_end(struct ct_report_ctx *c,
 		[CT_REPORT_TEXT] = CT_OUT_TEXT, [CT_REPORT_JSON] = CT_OUT_JSON,
 		[CT_REPORT_CSV] = CT_OUT_CSV, [CT_REPORT_HTML] = CT_OUT_HTML,
 	};
+	int cpu;
 
 	if (c->opts->view == CT_VIEW_TOP) {
 		/*
@@ -300,6 +439,9 @@ static void ct_report_end(struct ct_report_ctx *c,
 		ct_latency_print(c);
 	} else if (c->opts->view == CT_VIEW_OFFCPU) {
 		ct_offcpu_end(c);
+	} else if (c->opts->view == CT_VIEW_TIMEHIST) {
+		for (cpu = 0; cpu < CT_MAX_CPUS; cpu++)
+			ct_timehist_flush(c, (unsigned int)cpu, NULL);
 	}
 }
 
@@ -338,6 +480,12 @@ static int ct_report_init(struct ct_report_ctx *c, const struct ct_report_opts *
 	if (opts->view == CT_VIEW_TIMEHIST) {
 		c->an.run_end = ct_timehist_line;
 		c->an.run_end_ctx = c;
+		c->rows = calloc(CT_MAX_CPUS, sizeof(*c->rows));
+		free(c->out);
+		c->out = c->rows ? ct_callback_output(ct_timehist_feed, c,
+						      &c->names) : NULL;
+		if (!c->out)
+			return -1;
 	}
 	return 0;
 }
@@ -393,6 +541,7 @@ int ct_report(const struct ct_report_opts *opts)
 	if (c) {
 		ct_analysis_free(&c->an);
 		ct_offcpu_free(&c->offcpu);
+		free(c->rows);
 		ct_names_free(&c->names);
 	}
 	free(c);
