@@ -235,6 +235,8 @@ vm-test: $(INITRAMFS) $(filter $(STOCK_MODULE),$(MODULE))
 	tests/vm/check-cgattr.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-parts.sh $(BUILD)/vm/$(KIND)/artifacts
 	tests/vm/check-stacks.sh $(BUILD)/vm/$(KIND)/artifacts
+	tests/host/speedscope-check.sh $(BUILD)/vm/$(KIND)/artifacts/stacks.folded \
+		$(BUILD)/vm/$(KIND)/speedscope
 
 # against the headers of the stock kernel the guests boot (the release
 # in its file name), never loaded here

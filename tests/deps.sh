@@ -26,7 +26,7 @@ PACKAGES="
 	libseccomp-dev libcap-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2
-	chromium imagemagick fonts-dejavu-core python3
+	chromium imagemagick fonts-dejavu-core python3 nodejs npm
 	bc bison flex libssl-dev
 "
 [ "$bench" -eq 1 ] && PACKAGES="$PACKAGES linux-perf trace-cmd bpftrace time"

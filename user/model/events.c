@@ -102,22 +102,6 @@ void ct_put_text_line(FILE *out, const char *line, size_t n)
 	fputc('\n', out);
 }
 
-/*
- * A record's text: its own line, escaped here, then the lines of its
- * stack, escaped by the printer (a newline in a name is no new line)
- */
-void ct_put_text_lines(FILE *out, const char *text, size_t n)
-{
-	const char *nl = memchr(text, '\n', n);
-	size_t first = nl ? (size_t)(nl - text) : n;
-
-	ct_put_text_line(out, text, first);
-	if (nl) {
-		fwrite(nl + 1, 1, n - first - 1, out);
-		fputc('\n', out);
-	}
-}
-
 /* True when @s (up to @n bytes) needs ct_text_escape. */
 bool ct_text_needs_escape(const char *s, size_t n)
 {
@@ -567,16 +551,26 @@ static void ct_text_callchain(struct ct_buf *b, const union ct_record *rec,
 			      const struct ct_print_ctx *pctx)
 {
 	const struct ct_callchain *c = &rec->callchain;
-	char name[CT_COMM_LEN + 16];
+	char name[CT_COMM_LEN + 16], line[256], escaped[4 * sizeof(line)];
+	struct ct_buf head = { line, sizeof(line), 0 };
 
-	ct_text_prefix(b, rec, c->pid, pctx);
-	ct_buf_printf(b, "%s of %s:%u (%s %s:%u)",
+	/*
+	 * Lines, not a line: all of it is escaped here, the task names too
+	 * (a newline in a name must not start a line of its own), and the
+	 * line view writes it as it is
+	 */
+	line[0] = '\0';
+	ct_text_prefix(&head, rec, c->pid, pctx);
+	ct_buf_printf(&head, "%s of %s:%u (%s %s:%u)",
 		      c->event == CT_EV_SCHED_WAKING ? "waker" : "blocked",
 		      ct_comm_name(pctx->comms, c->pid, c->cpu, name,
 				   sizeof(name)), c->pid,
 		      c->event == CT_EV_SCHED_WAKING ? "woke" : "switched to",
 		      ct_comm_name(pctx->comms, c->target, c->cpu, name,
 				   sizeof(name)), c->target);
+	ct_text_escape(escaped, sizeof(escaped), line,
+		       head.pos < sizeof(line) ? head.pos : sizeof(line) - 1);
+	ct_buf_printf(b, "%s", escaped);
 	ct_text_frames(b, pctx, c->kstack);
 	ct_text_frames(b, pctx, c->ustack);
 }

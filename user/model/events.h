@@ -161,7 +161,6 @@ void ct_buf_json_str(struct ct_buf *b, const char *s, size_t max);
 size_t ct_text_escape(char *dst, size_t cap, const char *src, size_t n);
 bool ct_text_needs_escape(const char *s, size_t n);
 void ct_put_text_line(FILE *out, const char *line, size_t n);
-void ct_put_text_lines(FILE *out, const char *text, size_t n);
 
 /* One field of a record, from its row in ct_abi.h */
 struct ct_field {

@@ -58,9 +58,10 @@ static int ct_lines_feed(struct ct_output *out, const union ct_record *rec)
 		return 0;
 	if ((size_t)n >= sizeof(l->line))
 		n = sizeof(l->line) - 1;
-	if (l->format == CT_FORMAT_TEXT) {
-		ct_put_text_lines(l->f, l->line, (size_t)n);
+	if (l->format == CT_FORMAT_TEXT && rec->hdr.type != CT_EV_CALLCHAIN) {
+		ct_put_text_line(l->f, l->line, (size_t)n);
 	} else {
+		/* JSON, and a stack's lines: escaped by their printers */
 		l->line[n] = '\n';
 		fwrite(l->line, 1, (size_t)n + 1, l->f);
 	}

@@ -85,7 +85,7 @@ static void ct_timehist_flush(struct ct_report_ctx *c, unsigned int cpu,
 			      const struct ct_callchain *cc)
 {
 	struct ct_timehist_row *r = &c->rows[cpu];
-	char frames[2048];
+	char frames[2048], escaped[4 * sizeof(r->line) + 1];
 	struct ct_buf b;
 
 	if (!r->used)
@@ -100,12 +100,11 @@ static void ct_timehist_flush(struct ct_report_ctx *c, unsigned int cpu,
 		ct_json_stack_frames(&b, &c->names.pctx, cc->ustack);
 		ct_buf_printf(&b, "}");
 	} else if (cc) {
+		/* the frames are escaped already; the row is, here */
 		ct_stack_line(&c->names.pctx, cc->kstack, cc->ustack,
 			      CT_TIMEHIST_FRAMES, frames, sizeof(frames));
-		/* escaped already: the line is written as it is */
-		if (b.pos < sizeof(r->line))
-			fwrite(r->line, 1, b.pos, stdout);
-		printf("%s%s\n", frames[0] ? "   " : "", frames);
+		ct_text_escape(escaped, sizeof(escaped), r->line, r->len);
+		printf("%s%s%s\n", escaped, frames[0] ? "   " : "", frames);
 		return;
 	}
 	if (b.pos < sizeof(r->line))
