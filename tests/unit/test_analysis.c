@@ -435,7 +435,7 @@ static void test_live_plain(void)
 
 	CT_CHECK_INT(ct_comm_cache_init(&comms, 16), 0);
 	ct_comm_cache_set(&comms, 100, "alpha");
-	t = ct_live_top_open(f, -1, &(struct ct_live_view){ 2.0, 5, false },
+	t = ct_live_top_open(f, -1, &(struct ct_live_view){ 2.0, 5, false, false },
 			     2, &names, T0);
 	CT_CHECK(t != NULL);
 	if (!t)
@@ -479,7 +479,7 @@ static void test_live_tty(void)
 	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
 	CT_CHECK(slave >= 0);
 	out = fdopen(dup(slave), "w");
-	t = ct_live_top_open(out, slave, &(struct ct_live_view){ 1.0, 0, false },
+	t = ct_live_top_open(out, slave, &(struct ct_live_view){ 1.0, 0, false, false },
 			     2, &names, T0);
 	CT_CHECK(t != NULL);
 	if (!t)

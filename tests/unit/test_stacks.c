@@ -197,6 +197,15 @@ static void test_offcpu(void)
 	CT_CHECK(strstr(out, "{\"total_us\":18000,\"not_counted\":0,\"without_stack\":1,") == out);
 	CT_CHECK(strstr(out, "\"us\":10000,\"count\":2,\"kernel_stack\":[\"demo_inner\",\"demo_outer\"],\"user_stack\":[]") != NULL);
 	CT_CHECK(strstr(out, "{\"comm\":\"other;one\",\"tid\":102,\"us\":8000,\"count\":1,\"kernel_stack\":[],\"user_stack\":[]}") != NULL);
+	/* top -g: ms a second over a 2 s window, the longest first */
+	f = fmemopen(out, sizeof(out), "w");
+	ct_offcpu_top(&o, f, &n.pctx, 2, 2000 * ms);
+	len = (size_t)ftell(f);
+	fclose(f);
+	out[len < sizeof(out) ? len : sizeof(out) - 1] = '\0';
+	CT_CHECK(strstr(out, "\n     4.0  other;one:102          (no stack)\n     3.0  task:101               demo_inner\n") != NULL);
+	ct_offcpu_new_window(&o);
+	CT_CHECK_INT(o.total_ns, 0);
 	ct_offcpu_free(&o);
 
 	/* text: the frames on lines of their own; a stack not known says so */

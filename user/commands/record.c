@@ -649,6 +649,7 @@ static int ct_open_output(struct ct_session *s)
 			.interval_s = s->opts->top_interval,
 			.rows = s->opts->top_rows,
 			.by_cgroup = s->opts->top_by_cgroup,
+			.stacks = s->opts->stacks != 0,
 		};
 
 		s->out = ct_top_output(stdout, STDIN_FILENO, &view,

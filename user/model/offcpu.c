@@ -301,3 +301,51 @@ nomem:
 	free(rows);
 	return -ENOMEM;
 }
+
+void ct_offcpu_new_window(struct ct_offcpu *o)
+{
+	memset(o->sums, 0, CT_OFFCPU_SUMS * sizeof(*o->sums));
+	o->total_ns = 0;
+	o->unknown = 0;
+}
+
+static int ct_sum_by_time(const void *pa, const void *pb)
+{
+	const struct ct_offcpu_sum *a = *(const struct ct_offcpu_sum *const *)pa;
+	const struct ct_offcpu_sum *b = *(const struct ct_offcpu_sum *const *)pb;
+
+	if (a->ns != b->ns)
+		return a->ns < b->ns ? 1 : -1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+void ct_offcpu_top(const struct ct_offcpu *o, FILE *f,
+		   const struct ct_print_ctx *pctx, unsigned int rows,
+		   uint64_t window_ns)
+{
+	const struct ct_offcpu_sum **list;
+	char task[CT_COMM_LEN + 16], where[256], escaped[4 * sizeof(task)];
+	size_t n = 0, i;
+
+	list = calloc(CT_OFFCPU_SUMS, sizeof(*list));
+	if (!list || !window_ns)
+		goto out;
+	for (i = 0; i < CT_OFFCPU_SUMS; i++)
+		if (o->sums[i].tid)
+			list[n++] = &o->sums[i];
+	qsort(list, n, sizeof(*list), ct_sum_by_time);
+	fprintf(f, "\n%8s  %-22s %s\n", "ms/s", "Off the CPU (-g)",
+		"where it left the CPU");
+	for (i = 0; i < n && i < rows; i++) {
+		snprintf(task, sizeof(task), "%.*s:%u", CT_COMM_LEN,
+			 list[i]->comm[0] ? list[i]->comm : "?", list[i]->tid);
+		ct_text_escape(escaped, sizeof(escaped), task, strlen(task));
+		ct_stack_where(pctx, list[i]->kstack, list[i]->ustack, where,
+			       sizeof(where));
+		fprintf(f, "%8.1f  %-22s %s\n",
+			(double)list[i]->ns / 1e6 / ((double)window_ns / 1e9),
+			escaped, where[0] ? where : "(no stack)");
+	}
+out:
+	free(list);
+}

@@ -65,4 +65,16 @@ int ct_offcpu_print(const struct ct_offcpu *o, FILE *f,
 		    const struct ct_print_ctx *pctx,
 		    enum ct_offcpu_format format);
 
+/* A new window: the sums back to zero (times under way go on) */
+void ct_offcpu_new_window(struct ct_offcpu *o);
+
+/*
+ * coretrace top -g: the @rows stacks with the most time off the CPU in a
+ * window of @window_ns, one line each: ms a second, the task, where it
+ * left the CPU (ct_stack_where). Text for a terminal.
+ */
+void ct_offcpu_top(const struct ct_offcpu *o, FILE *f,
+		   const struct ct_print_ctx *pctx, unsigned int rows,
+		   uint64_t window_ns);
+
 #endif /* CORETRACE_OFFCPU_H */

@@ -6,7 +6,10 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include "model/offcpu.h"
 #include "views/live_top.h"
+
+#define CT_LIVE_STACK_ROWS	8	/* -g: the stacks shown */
 
 struct ct_live_top {
 	struct ct_analysis an;
@@ -21,6 +24,8 @@ struct ct_live_top {
 	bool by_cgroup;
 	char *frame;			/* the last frame, built in memory */
 	size_t frame_len;
+	struct ct_offcpu *offcpu;	/* -g: time off the CPU by stack */
+	uint64_t window_ns;		/* when this window began */
 };
 
 static void ct_live_raw_keys(struct ct_live_top *t)
@@ -57,6 +62,16 @@ struct ct_live_top *ct_live_top_open(FILE *out, int in_fd,
 	t->rows = view->rows;
 	t->by_cgroup = view->by_cgroup;
 	t->an.window_start = now_ns;
+	t->window_ns = now_ns;
+	if (view->stacks) {
+		t->offcpu = calloc(1, sizeof(*t->offcpu));
+		if (!t->offcpu || ct_offcpu_init(t->offcpu, names->comms)) {
+			free(t->offcpu);
+			ct_analysis_free(&t->an);
+			free(t);
+			return NULL;
+		}
+	}
 	if (t->tty) {
 		ct_live_raw_keys(t);
 		fputs("\033[?1049h\033[H\033[2Jcoretrace top: gathering the first interval...\n",
@@ -69,6 +84,8 @@ struct ct_live_top *ct_live_top_open(FILE *out, int in_fd,
 void ct_live_top_feed(struct ct_live_top *t, const union ct_record *rec)
 {
 	ct_analysis_feed(&t->an, rec);
+	if (t->offcpu)
+		ct_offcpu_feed(t->offcpu, rec);
 }
 
 static bool ct_live_quit_pressed(struct ct_live_top *t)
@@ -138,6 +155,9 @@ bool ct_live_top_tick(struct ct_live_top *t, uint64_t now_ns)
 	if (mem) {
 		ct_top_print(mem, CT_OUT_TEXT, &t->an, &t->names,
 			     ct_live_rows(t), "live", t->by_cgroup);
+		if (t->offcpu)
+			ct_offcpu_top(t->offcpu, mem, &t->names,
+				      CT_LIVE_STACK_ROWS, now_ns - t->window_ns);
 		fclose(mem);
 	}
 	if (t->frame && t->tty) {
@@ -148,6 +168,9 @@ bool ct_live_top_tick(struct ct_live_top *t, uint64_t now_ns)
 		fflush(t->out);
 	}
 	ct_analysis_new_window(&t->an, now_ns);
+	if (t->offcpu)
+		ct_offcpu_new_window(t->offcpu);
+	t->window_ns = now_ns;
 	while (t->next_ns <= now_ns)
 		t->next_ns += t->interval_ns;
 	return false;
@@ -167,6 +190,9 @@ void ct_live_top_close(struct ct_live_top *t)
 	if (t->termios_saved)
 		tcsetattr(t->in_fd, TCSANOW, &t->saved);
 	ct_analysis_free(&t->an);
+	if (t->offcpu)
+		ct_offcpu_free(t->offcpu);
+	free(t->offcpu);
 	free(t->frame);
 	free(t);
 }

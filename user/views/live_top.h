@@ -20,6 +20,7 @@ struct ct_live_view {
 	double interval_s;	/* refresh period */
 	unsigned int rows;	/* 0: what fits a terminal, else 30 */
 	bool by_cgroup;		/* a row per cgroup */
+	bool stacks;		/* record -g: where tasks waited, by stack */
 };
 
 /*
