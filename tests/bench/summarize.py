@@ -23,7 +23,8 @@ import sys
 TRACERS = ["none", "none-cg", "minimal", "coretrace", "coretrace-nocgn", "coretrace-ref",
            "coretrace-fr",
            "coretrace-trig",
-           "coretrace-cg", "coretrace-cgx", "coretrace-serve", "perf", "trace-cmd", "bpftrace",
+           "coretrace-cg", "coretrace-cgx", "coretrace-serve", "coretrace-gk", "coretrace-g",
+           "perf", "perf-g", "trace-cmd", "bpftrace",
            "lttng"]
 # each traced run against its baseline's run of the same repetition:
 # coretrace-cg's workload runs in a group, and so does none-cg's
