@@ -152,6 +152,34 @@ static void test_record_args(void)
 	CT_CHECK(o.session.duration == 1.0);
 }
 
+/* -g and --call-graph */
+static void test_stacks_args(void)
+{
+	struct ct_record_opts o;
+	char err[512];
+
+	CT_CHECK_INT(parse(&o, err, sizeof(err), NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, 0);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-g", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_KERNEL | CT_STACK_USER);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--stacks", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_KERNEL | CT_STACK_USER);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph", "kernel", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_KERNEL);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph=user", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_USER);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph", "fp", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_KERNEL | CT_STACK_USER);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph", "user,kernel", NULL), CT_PARSE_OK);
+	CT_CHECK_INT(o.stacks, CT_STACK_KERNEL | CT_STACK_USER);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph", "dwarf", NULL), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: unknown call graph 'dwarf' (want kernel, user, kernel,user or fp; stacks are walked by frame pointers only)\n");
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "--call-graph", "", NULL), CT_PARSE_ERROR);
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-g", "-e", "sched_wakeup", NULL), CT_PARSE_ERROR);
+	CT_CHECK_STR(err, "coretrace record: stacks are taken at sched_switch and sched_waking, and -e traces neither\n");
+	CT_CHECK_INT(parse(&o, err, sizeof(err), "-g", "-e", "sched_waking", NULL), CT_PARSE_OK);
+}
+
 /* --flight-recorder, the chunk options and the triggers */
 static void test_always_on_args(void)
 {
@@ -632,6 +660,7 @@ void test_cli(void)
 	test_seconds();
 	test_sizes();
 	test_record_args();
+	test_stacks_args();
 	test_always_on_args();
 	test_report_args();
 	test_view_args();

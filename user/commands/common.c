@@ -84,6 +84,17 @@ static int ct_parse_call_graph(const char *arg, uint32_t *stacks, FILE *err,
 	return 0;
 }
 
+int ct_check_stacks(const struct ct_record_opts *opts, FILE *err,
+		    const char *cmd)
+{
+	if (!opts->stacks ||
+	    (opts->events & (1ull << CT_EV_SCHED_SWITCH | 1ull << CT_EV_SCHED_WAKING)))
+		return 0;
+	fprintf(err, "coretrace %s: stacks are taken at sched_switch and sched_waking, and -e traces neither\n",
+		cmd);
+	return -1;
+}
+
 /* What to trace, and the session: record's and top's */
 int ct_set_trace(int id, const char *arg, void *p, FILE *err, const char *cmd)
 {

@@ -57,5 +57,8 @@ int ct_set_session(int id, const char *arg, void *p, FILE *err,
 		   const char *cmd);
 /* what to trace and the session, into the struct ct_record_opts @p */
 int ct_set_trace(int id, const char *arg, void *p, FILE *err, const char *cmd);
+/* -g needs the events it takes stacks at; 0, or -1 after one sentence */
+int ct_check_stacks(const struct ct_record_opts *opts, FILE *err,
+		    const char *cmd);
 
 #endif /* CORETRACE_COMMON_H */

@@ -1090,7 +1090,8 @@ static int ct_record_finish(void *opts, int argc, char **argv, int first,
 			argv[first]);
 		return -1;
 	}
-	return ct_check_parts(opts, err);
+	return ct_check_stacks(opts, err, "record") ? -1 :
+	       ct_check_parts(opts, err);
 }
 
 static const struct ct_opt_group ct_record_groups[] = {

@@ -52,6 +52,17 @@ static void ct_top_init(void *p)
 	opts->top_interval = 2.0;
 }
 
+static int ct_top_finish(void *opts, int argc, char **argv, int first,
+			 FILE *err)
+{
+	if (first < argc) {
+		fprintf(err, "coretrace top: unexpected argument '%s'\n",
+			argv[first]);
+		return -1;
+	}
+	return ct_check_stacks(opts, err, "top");
+}
+
 static const struct ct_opt_group ct_top_groups[] = {
 	{ NULL, ct_top_opts, NULL },
 	{ "what to trace:", ct_trace_table, NULL },
@@ -72,4 +83,5 @@ const struct ct_command ct_top_command = {
 	.groups = ct_top_groups,
 	.opts_size = sizeof(struct ct_record_opts),
 	.init = ct_top_init,
+	.finish = ct_top_finish,
 };
