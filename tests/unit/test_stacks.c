@@ -286,7 +286,7 @@ static void test_capture(void)
 	s = ct_stacks_get(&back, 3);
 	CT_CHECK(s && s->user && s->tgid == 42 && s->nr == 1 &&
 		 ct_stack_uframe(s, 0)->offset == 0x1170);
-	CT_CHECK_STR(ct_usyms_name(n.usyms, 42, &uf, true), "demo_main");
+	CT_CHECK_STR(ct_usyms_name(n.usyms, &uf, true), "demo_main");
 	CT_CHECK_STR(ct_usyms_module(n.usyms, uf.build_id), "/usr/bin/demo");
 	ct_ctf_reader_close(&reader);
 	ct_stacks_free(&back);
@@ -349,7 +349,7 @@ static void test_usyms(void)
 	f.offset = (uint64_t)(uintptr_t)ct_test_usyms_target;
 	ct_usyms_resolve_ips(live, (uint32_t)getpid(), &f, 1);
 	CT_CHECK_INT(f.status, CT_UFRAME_VALID);
-	CT_CHECK_STR(ct_usyms_name(live, (uint32_t)getpid(), &f, true),
+	CT_CHECK_STR(ct_usyms_name(live, &f, true),
 		     "ct_test_usyms_target");
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	CT_CHECK(n > 0);
@@ -364,23 +364,23 @@ static void test_usyms(void)
 		return;
 	}
 	ct_usyms_set_module(later, f.build_id, exe);
-	CT_CHECK_STR(ct_usyms_name(later, 1, &f, true), "ct_test_usyms_target");
+	CT_CHECK_STR(ct_usyms_name(later, &f, true), "ct_test_usyms_target");
 	/* a return address just past the function is still its call */
 	f.offset += 1;
-	CT_CHECK_STR(ct_usyms_name(later, 1, &f, false), "ct_test_usyms_target");
+	CT_CHECK_STR(ct_usyms_name(later, &f, false), "ct_test_usyms_target");
 	/* a file whose build ID is not the frame's is never used */
 	wrong = f;
 	wrong.build_id[0] ^= 0xff;
 	ct_usyms_set_module(later, wrong.build_id, exe);
-	CT_CHECK(ct_usyms_name(later, 1, &wrong, true) == NULL);
+	CT_CHECK(ct_usyms_name(later, &wrong, true) == NULL);
 	/* nor one that is not there */
 	wrong.build_id[1] ^= 0xff;
 	ct_usyms_set_module(later, wrong.build_id, "/nonexistent/demo");
-	name = ct_usyms_name(later, 1, &wrong, true);
+	name = ct_usyms_name(later, &wrong, true);
 	CT_CHECK(name == NULL);
 	/* an address the kernel gave: never named */
 	wrong.status = CT_UFRAME_IP;
-	CT_CHECK(ct_usyms_name(later, 1, &wrong, true) == NULL);
+	CT_CHECK(ct_usyms_name(later, &wrong, true) == NULL);
 	ct_usyms_free(later);
 	ct_usyms_free(live);
 }

@@ -75,11 +75,21 @@ static const char *const ct_calls_common[] = {
 	"exit", "exit_group",
 };
 
-/* record, top and serve: maps and rings, the writer, /proc and cgroupfs */
+/*
+ * record, top and serve: maps and rings, the writer, /proc and cgroupfs,
+ * and (record -g) the file broker's socket
+ */
 static const char *const ct_calls_tracer[] = {
 	"bpf", "ioctl", "epoll_wait", "epoll_pwait", "epoll_ctl",
 	"wait4", "waitid", "kill", "tgkill", "statfs", "fstatfs",
 	"readlinkat", "sysinfo", "sched_getaffinity", "prlimit64",
+	"sendto", "recvmsg",
+};
+
+/* the file broker (broker.c): a request in, a file opened, sent back */
+static const char *const ct_calls_broker[] = {
+	"recvfrom", "sendmsg", "openat2", "close", "fstat",
+	"newfstatat", "rt_sigreturn", "restart_syscall", "exit", "exit_group",
 };
 
 /* record's and the writer's: files made, synced, renamed and removed */
@@ -138,6 +148,62 @@ static int ct_seccomp(enum ct_privs_role role)
 	return err;
 }
 
+int ct_privs_broker(char *why, size_t len)
+{
+	static const cap_value_t ptrace_cap = CAP_SYS_PTRACE;
+	cap_flag_value_t have = CAP_CLEAR;
+	cap_t now = cap_get_proc(), keep = cap_init();
+	scmp_filter_ctx ctx;
+	int cap, err = -1;
+
+	if (!now || !keep || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		snprintf(why, len, "cannot set no_new_privs: %s", strerror(errno));
+		goto out;
+	}
+	if (CAP_IS_SUPPORTED(CAP_SETPCAP))
+		for (cap = 0; cap <= CAP_LAST_CAP; cap++)
+			if (CAP_IS_SUPPORTED(cap) && cap != CAP_SYS_PTRACE)
+				cap_drop_bound(cap);
+	if (CAP_AMBIENT_SUPPORTED())
+		cap_reset_ambient();
+	/* CAP_SYS_PTRACE alone, if the tracer had it */
+	if (!cap_get_flag(now, CAP_SYS_PTRACE, CAP_PERMITTED, &have) &&
+	    have == CAP_SET &&
+	    (cap_set_flag(keep, CAP_PERMITTED, 1, &ptrace_cap, CAP_SET) ||
+	     cap_set_flag(keep, CAP_EFFECTIVE, 1, &ptrace_cap, CAP_SET))) {
+		snprintf(why, len, "cannot keep CAP_SYS_PTRACE: %s", strerror(errno));
+		goto out;
+	}
+	if (cap_set_proc(keep)) {
+		snprintf(why, len, "cannot drop the capabilities: %s", strerror(errno));
+		goto out;
+	}
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	err = 0;
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL)
+		goto out;	/* no seccomp in this kernel */
+	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	err = ctx ? CT_ALLOW(ctx, ct_calls_broker) : -ENOMEM;
+	/* and only to read */
+	if (!err)
+		err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+				       SCMP_A2(SCMP_CMP_MASKED_EQ,
+					       O_WRONLY | O_RDWR | O_CREAT | O_TRUNC, 0));
+	if (!err)
+		err = seccomp_load(ctx);
+	if (ctx)
+		seccomp_release(ctx);
+	if (err)
+		snprintf(why, len, "cannot install the system call filter: %s",
+			 strerror(-err));
+out:
+	if (now)
+		cap_free(now);
+	if (keep)
+		cap_free(keep);
+	return err ? -1 : 0;
+}
+
 /* Does the kernel answer a command on the map @fd without a capability? */
 static bool ct_bpf_answers(int fd)
 {
@@ -160,10 +226,9 @@ static bool ct_bpf_answers(int fd)
  * @bpf_fd could no longer be read: then CAP_BPF alone (or, on a kernel
  * without it, CAP_SYS_ADMIN) stays, and coretrace says so. 0 or -1.
  */
-static int ct_drop_caps(int bpf_fd, bool read_processes)
+static int ct_drop_caps(int bpf_fd)
 {
 	static const cap_value_t which[] = { CAP_BPF, CAP_SYS_ADMIN };
-	static const cap_value_t ptrace_cap = CAP_SYS_PTRACE;
 	cap_flag_value_t have = CAP_CLEAR;
 	cap_t now = cap_get_proc(), stage = cap_init(), none = cap_init();
 	const cap_value_t *kept = NULL;
@@ -171,13 +236,6 @@ static int ct_drop_caps(int bpf_fd, bool read_processes)
 	int err = -1;
 
 	if (!now || !stage || !none)
-		goto out;
-	/* other processes' maps and files, named in /proc (no ptrace(2)) */
-	if (read_processes &&
-	    (cap_set_flag(stage, CAP_PERMITTED, 1, &ptrace_cap, CAP_SET) ||
-	     cap_set_flag(stage, CAP_EFFECTIVE, 1, &ptrace_cap, CAP_SET) ||
-	     cap_set_flag(none, CAP_PERMITTED, 1, &ptrace_cap, CAP_SET) ||
-	     cap_set_flag(none, CAP_EFFECTIVE, 1, &ptrace_cap, CAP_SET)))
 		goto out;
 	for (i = 0; bpf_fd >= 0 && i < sizeof(which) / sizeof(which[0]); i++) {
 		if (CAP_IS_SUPPORTED(which[i]) &&
@@ -234,7 +292,7 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 		return -1;
 	}
 	/* the permitted set outlives the switch, until asked below */
-	if (p->switch_user && (bpf_fd >= 0 || p->read_processes))
+	if (p->switch_user && bpf_fd >= 0)
 		prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 	if (p->switch_user &&
 	    (setgroups(1, &p->gid) || setresgid(p->gid, p->gid, p->gid) ||
@@ -244,7 +302,7 @@ int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 		return -1;
 	}
 	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	err = ct_drop_caps(bpf_fd, p->read_processes);
+	err = ct_drop_caps(bpf_fd);
 	if (err) {
 		snprintf(why, len, "cannot drop the capabilities: %s",
 			 strerror(errno));

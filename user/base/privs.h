@@ -18,13 +18,6 @@ struct ct_privs {
 	uid_t uid;		/* who coretrace runs (and writes) as after */
 	gid_t gid;
 	char name[64];
-	/*
-	 * record -g's user stacks: the maps and files of every process are
-	 * read (to name frames), which takes CAP_SYS_PTRACE for processes
-	 * of other users; the filter keeps ptrace(2) and the calls that
-	 * read or write other processes' memory out all the same
-	 */
-	bool read_processes;
 };
 
 /* The system calls each kind of process keeps */
@@ -44,13 +37,20 @@ int ct_privs_prepare(struct ct_privs *p, const char *user, char *why,
  * Give up what @role no longer needs: no new privileges, the bounding and
  * ambient sets emptied, the user switched if asked, every capability
  * dropped (but CAP_BPF, on a kernel that would refuse to read the map
- * @bpf_fd without it; -1: no map to read; and CAP_SYS_PTRACE when
- * p->read_processes), not dumpable, and a seccomp
+ * @bpf_fd without it; -1: no map to read), not dumpable, and a seccomp
  * filter of the calls @role makes (others fail with EPERM). 0; 1 when
  * all but the filter was done, the kernel having no seccomp; or -1 with
  * the sentence in @why.
  */
 int ct_privs_drop(const struct ct_privs *p, enum ct_privs_role role,
 		  int bpf_fd, char *why, size_t len);
+
+/*
+ * The file broker's (broker.c): no new privileges, CAP_SYS_PTRACE alone
+ * if it is permitted, not dumpable, and a filter of its few calls (files
+ * opened read-only); anything else kills it. 0, or -1 with the sentence
+ * in @why.
+ */
+int ct_privs_broker(char *why, size_t len);
 
 #endif /* CORETRACE_PRIVS_H */

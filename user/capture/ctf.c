@@ -1336,14 +1336,16 @@ static void ct_put_cut(unsigned char **p, const char *str, size_t max)
 
 /*
  * coretrace_module and coretrace_usym events a user stack needs first:
- * those not given yet, or @all of them (a part's names stream)
+ * those not in @told yet (the capture's, or a part's names stream's own)
  */
 static void ct_ctf_put_unames(struct ct_ctf *ctf, struct ct_ctf_stream *s,
-			      uint64_t ts, const struct ct_stack *st, bool all)
+			      uint64_t ts, const struct ct_stack *st,
+			      uint64_t *told)
 {
 	const struct ct_uframe *f;
 	const char *path, *name;
 	unsigned char *p;
+	uint64_t lookup;
 	unsigned int i;
 
 	for (i = 0; i < st->nr; i++) {
@@ -1351,26 +1353,26 @@ static void ct_ctf_put_unames(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 		if (f->status != CT_UFRAME_VALID)
 			continue;
 		path = ct_usyms_module(ctf->usyms, f->build_id);
-		if (path && (ct_ctf_first_key(ctf->utold, CT_CTF_UTOLD,
-					      ct_build_id_key(f->build_id) ^ 0x6d6f64) ||
-			     all)) {
+		if (path && ct_ctf_first_key(told, CT_CTF_UTOLD,
+					     ct_build_id_key(f->build_id) ^ 0x6d6f64)) {
 			p = s->packet + CT_CTF_HEAD + s->used;
 			ct_put_header(&p, s, CT_CTF_ID_MODULE, ts);
 			ct_put(&p, f->build_id, CT_BUILD_ID_SIZE);
 			ct_put_cut(&p, path, CT_CTF_PATH_MAX);
 			s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
 		}
-		if (!ct_ctf_first_key(ctf->utold, CT_CTF_UTOLD,
+		lookup = ct_uframe_lookup(f, !i);
+		if (!ct_ctf_first_key(told, CT_CTF_UTOLD,
 				      ct_build_id_key(f->build_id) ^
-				      f->offset * 0x9e3779b97f4a7c15ull) && !all)
+				      lookup * 0x9e3779b97f4a7c15ull))
 			continue;
-		name = ct_usyms_name(ctf->usyms, st->tgid, f, !i);
+		name = ct_usyms_name(ctf->usyms, f, !i);
 		if (!name)
 			continue;
 		p = s->packet + CT_CTF_HEAD + s->used;
 		ct_put_header(&p, s, CT_CTF_ID_USYM, ts);
 		ct_put(&p, f->build_id, CT_BUILD_ID_SIZE);
-		ct_put(&p, &f->offset, sizeof(f->offset));
+		ct_put(&p, &lookup, sizeof(lookup));
 		ct_put_cut(&p, name, CT_CTF_USYM_NAME);
 		s->used = (size_t)(p - s->packet) - CT_CTF_HEAD;
 	}
@@ -1382,7 +1384,8 @@ static void ct_ctf_put_unames(struct ct_ctf *ctf, struct ct_ctf_stream *s,
  * names. The caller made room (CT_CTF_CALLCHAIN_ROOM).
  */
 static void ct_ctf_put_stack(struct ct_ctf *ctf, struct ct_ctf_stream *s,
-			     uint64_t ts, const struct ct_stack *st, bool all)
+			     uint64_t ts, const struct ct_stack *st,
+			     uint64_t *told)
 {
 	unsigned char *p;
 	uint32_t head[3] = { st->id, st->tgid, st->nr };
@@ -1392,8 +1395,8 @@ static void ct_ctf_put_stack(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 		for (i = 0; i < st->nr; i++)
 			if (ct_ctf_first_sight(ctf, ct_stack_ip(st, i)))
 				ct_ctf_put_ksym(ctf, s, ts, ct_stack_ip(st, i));
-	if (st->user && ctf->usyms && ctf->utold)
-		ct_ctf_put_unames(ctf, s, ts, st, all);
+	if (st->user && ctf->usyms && told)
+		ct_ctf_put_unames(ctf, s, ts, st, told);
 	p = s->packet + CT_CTF_HEAD + s->used;
 	ct_put_header(&p, s, st->user ? CT_CTF_ID_USTACK : CT_CTF_ID_KSTACK, ts);
 	ct_put(&p, head, sizeof(head));
@@ -1416,7 +1419,7 @@ static void ct_ctf_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			continue;
 		st = ct_stacks_get(ctf->stacks, ids[i]);
 		if (st)
-			ct_ctf_put_stack(ctf, s, ts, st, false);
+			ct_ctf_put_stack(ctf, s, ts, st, ctf->utold);
 	}
 }
 
@@ -1758,17 +1761,25 @@ static int ct_names_put_stacks(struct ct_ctf *ctf, struct ct_ctf_stream *s,
 			       uint64_t ts, long *written)
 {
 	const struct ct_stacks *t = ctf->stacks;
+	uint64_t *told;
 	uint32_t i;
 	int err = 0;
 
-	for (i = 0; t && t->slot && ctf->stacks_told && i <= t->mask && !err; i++) {
+	if (!t || !t->slot || !ctf->stacks_told)
+		return 0;
+	/* each file and frame name once in this stream, as in a capture */
+	told = calloc(CT_CTF_UTOLD, sizeof(*told));
+	if (!told)
+		return -ENOMEM;
+	for (i = 0; i <= t->mask && !err; i++) {
 		if (!t->slot[i].id)
 			continue;
 		if (s->used + CT_CTF_CALLCHAIN_ROOM > CT_CTF_PACKET_MAX - CT_CTF_HEAD)
 			err = ct_names_flush(ctf, s, written);
-		ct_ctf_put_stack(ctf, s, ts, &t->slot[i], true);
+		ct_ctf_put_stack(ctf, s, ts, &t->slot[i], told);
 		ctf->stack_events--;	/* counted with the records, not here */
 	}
+	free(told);
 	return err;
 }
 

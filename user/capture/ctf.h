@@ -52,7 +52,8 @@
 /*
  * and the files of user frames (coretrace_module: a build ID and the path
  * its process saw) and the names of user frames (coretrace_usym: build
- * ID, file offset, name), once each before the first stack needing them
+ * ID, the file offset the frame is named by, ct_uframe_lookup(), and
+ * the name), once each before the first stack needing them
  */
 #define CT_CTF_ID_MODULE	(CT_EV_MAX + 3)
 #define CT_CTF_ID_USYM		(CT_EV_MAX + 4)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "base/clock.h"
+#include "base/broker.h"
 #include "base/privs.h"
 #include "base/signals.h"
 #include "capture/capture_output.h"
@@ -58,6 +59,7 @@ struct ct_session {
 	size_t stats_bytes;
 	int stats_ncpus;
 	struct ct_privs privs;		/* what is given up once attached */
+	struct ct_broker broker;	/* -g: opens other processes' files */
 };
 
 static volatile sig_atomic_t ct_stop_requested;
@@ -555,6 +557,7 @@ static int ct_session_init(struct ct_session *s,
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
+	s->broker.sock = -1;
 	s->opts = opts;
 	ct_trigger_init(&s->triggers, &opts->trigger);
 	if (opts->stacks && ct_triggers_on(&opts->trigger) &&
@@ -582,6 +585,7 @@ static int ct_session_init(struct ct_session *s,
 
 static void ct_session_free(struct ct_session *s)
 {
+	ct_broker_stop(&s->broker);
 	ct_trigger_free(&s->triggers);
 	ct_names_free(&s->names);
 }
@@ -707,6 +711,12 @@ static int ct_run(struct coretrace_bpf *skel, struct ct_session *s)
 		err = ct_open_output(s);
 	if (!err && ct_loader_names_groups(skel))
 		err = ct_announce_cgroups(s, start_ns);
+	/*
+	 * record -g's user frames: other processes' files are opened by a
+	 * broker that keeps what that takes (broker.h), not by the tracer
+	 */
+	if (!err && s->names.usyms && !ct_broker_start(&s->broker))
+		ct_usyms_set_broker(s->names.usyms, &s->broker);
 	/* nothing from here on needs a capability, nor root's uid */
 	if (!err) {
 		int dropped = ct_privs_drop(&s->privs, CT_PRIVS_TRACER,
@@ -774,7 +784,6 @@ int ct_record(const struct ct_record_opts *opts)
 		free(session);
 		return CT_EXIT_FAILURE;
 	}
-	session->privs.read_processes = opts->stacks & CT_STACK_USER;
 	ct_signals_install(ct_on_signal, true);
 	err = ct_loader_open(opts, &skel);
 	if (!err) {

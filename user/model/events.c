@@ -388,7 +388,7 @@ const char *ct_frame_name(const struct ct_print_ctx *pctx,
 
 	if (s->user) {
 		f = ct_stack_uframe(s, i);
-		name = pctx->usyms ? ct_usyms_name(pctx->usyms, s->tgid, f, !i) :
+		name = pctx->usyms ? ct_usyms_name(pctx->usyms, f, !i) :
 		       NULL;
 		if (name)
 			return name;

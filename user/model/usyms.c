@@ -12,11 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include "base/broker.h"
 #include "base/htab.h"
 #include "model/usyms.h"
 
@@ -63,6 +66,9 @@ struct ct_uproc {
 	uint32_t reads;
 };
 
+/* files found to be no ELF with a build ID, not opened again */
+#define CT_USYMS_BAD		256
+
 struct ct_usyms {
 	bool live;
 	struct ct_umod *mods;
@@ -73,8 +79,19 @@ struct ct_usyms {
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	unsigned int scans;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} bad[CT_USYMS_BAD];
+	unsigned int nbad;
 	struct ct_usyms_stats st;
+	struct ct_broker *broker;	/* opens other processes' files */
 };
+
+void ct_usyms_set_broker(struct ct_usyms *u, struct ct_broker *b)
+{
+	u->broker = b;
+}
 
 struct ct_usyms *ct_usyms_new(bool live)
 {
@@ -252,6 +269,28 @@ static const char *ct_proc_path(uint32_t tgid, const char *path, char *buf,
 	return buf;
 }
 
+/* Open @fd as a regular file only (not a device, a FIFO...); @fd or -1 */
+static int ct_regular(int fd)
+{
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool ct_known_bad(const struct ct_usyms *u, dev_t dev, ino_t ino)
+{
+	unsigned int i;
+
+	for (i = 0; i < CT_USYMS_BAD && i < u->nbad; i++)
+		if (u->bad[i].dev == dev && u->bad[i].ino == ino)
+			return true;
+	return false;
+}
+
 /* The module of file @path of @tgid (dev:ino @dev/@ino), learnt */
 static struct ct_umod *ct_learn_file(struct ct_usyms *u, uint32_t tgid,
 				     const char *path, dev_t dev, ino_t ino)
@@ -267,13 +306,20 @@ static struct ct_umod *ct_learn_file(struct ct_usyms *u, uint32_t tgid,
 		    !strcmp(m->path, path))
 			return m;
 	}
-	ct_proc_path(tgid, path, ppath, sizeof(ppath));
-	fd = open(ppath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	if (ct_known_bad(u, dev, ino))
 		return NULL;
-	u->st.files_read++;
-	if (ct_file_build_id(fd, id)) {
-		close(fd);
+	ct_proc_path(tgid, path, ppath, sizeof(ppath));
+	/* inside its root, a regular file only (broker.c) */
+	fd = ct_broker_open(u->broker, tgid, path);
+	if (fd >= 0)
+		u->st.files_read++;
+	if (fd < 0 || ct_file_build_id(fd, id)) {
+		if (fd >= 0)
+			close(fd);
+		/* no ELF file with a build ID: not opened again */
+		u->bad[u->nbad % CT_USYMS_BAD].dev = dev;
+		u->bad[u->nbad % CT_USYMS_BAD].ino = ino;
+		u->nbad++;
 		return NULL;
 	}
 	close(fd);
@@ -289,7 +335,11 @@ static struct ct_umod *ct_learn_file(struct ct_usyms *u, uint32_t tgid,
 	return m;
 }
 
-/* May @tgid's maps be read (once more)? */
+/*
+ * May @tgid's maps be read (once more)? A process is read a few times at
+ * most; when the table is full, a newer process takes its home slot (pids
+ * are reused, and a long recording meets many)
+ */
 static bool ct_proc_may_read(struct ct_usyms *u, uint32_t tgid)
 {
 	struct ct_probe probe = ct_probe(tgid, CT_USYMS_PROCS - 1, CT_USYMS_PROBE);
@@ -303,7 +353,10 @@ static bool ct_proc_may_read(struct ct_usyms *u, uint32_t tgid)
 			return p->reads++ < CT_USYMS_PROC_READS;
 		}
 	}
-	return false;
+	p = &u->procs[ct_probe_home(tgid, CT_USYMS_PROCS - 1)];
+	p->tgid = tgid;
+	p->reads = 1;
+	return true;
 }
 
 /*
@@ -311,20 +364,24 @@ static bool ct_proc_may_read(struct ct_usyms *u, uint32_t tgid)
  * frames given as addresses their file and offset
  */
 static bool ct_read_maps(struct ct_usyms *u, uint32_t tgid,
-			 struct ct_uframe *frames, unsigned int nr)
+			 struct ct_uframe *frames, unsigned int nr, bool charge)
 {
 	unsigned long long start, end, off, ino;
 	unsigned int major, minor, i;
-	char path[64], line[4400], file[4096];
+	char line[4400], file[4096];
 	struct ct_umod *m;
 	FILE *f;
+	int fd;
 
-	if (!u->live || !tgid || !ct_proc_may_read(u, tgid))
+	if (!u->live || !tgid || (charge && !ct_proc_may_read(u, tgid)))
 		return false;
-	snprintf(path, sizeof(path), "/proc/%u/maps", tgid);
-	f = fopen(path, "re");
-	if (!f)
+	fd = ct_broker_open(u->broker, tgid, NULL);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
 	u->st.maps_read++;
 	while (fgets(line, sizeof(line), f)) {
 		file[0] = '\0';
@@ -382,7 +439,7 @@ static void ct_scan_processes(struct ct_usyms *u, const struct ct_uframe *frames
 		pid = strtoul(de->d_name, &end, 10);
 		if (*end || !pid || pid > UINT32_MAX)
 			continue;
-		ct_read_maps(u, (uint32_t)pid, NULL, 0);
+		ct_read_maps(u, (uint32_t)pid, NULL, 0, false);
 	}
 	closedir(proc);
 }
@@ -397,7 +454,7 @@ void ct_usyms_resolve_ips(struct ct_usyms *u, uint32_t tgid,
 		read = frames[i].status == CT_UFRAME_IP ||
 		       (frames[i].status == CT_UFRAME_VALID &&
 			!ct_umod(u, frames[i].build_id, false));
-	if (read && !ct_read_maps(u, tgid, frames, nr) && u->live &&
+	if (read && !ct_read_maps(u, tgid, frames, nr, true) && u->live &&
 	    !ct_frames_known(u, frames, nr))
 		ct_scan_processes(u, frames, nr);
 }
@@ -411,7 +468,7 @@ static int ct_umod_try(struct ct_usyms *u, struct ct_umod *m, const char *path)
 	Elf *e;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = ct_regular(open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
 	if (fd < 0)
 		return -1;
 	if (ct_file_build_id(fd, id) || memcmp(id, m->id, CT_BUILD_ID_SIZE)) {
@@ -424,9 +481,11 @@ static int ct_umod_try(struct ct_usyms *u, struct ct_umod *m, const char *path)
 		close(fd);
 		return -1;
 	}
-	/* libdwfl owns the descriptor from here */
+	/* libdwfl owns the descriptor once it reported the file */
 	m->mod = dwfl_report_elf(m->dwfl, m->path ? m->path : path, path, fd,
 				 0, false);
+	if (!m->mod)
+		close(fd);
 	dwfl_report_end(m->dwfl, NULL, NULL);
 	e = m->mod ? dwfl_module_getelf(m->mod, &m->bias) : NULL;
 	if (!e || elf_getphdrnum(e, &n))
@@ -479,8 +538,8 @@ static bool ct_umod_open(struct ct_usyms *u, struct ct_umod *m)
 	return false;
 }
 
-/* The function of @m at file offset @off (@back: a return address) */
-static const char *ct_umod_symbol(struct ct_umod *m, uint64_t off, bool back)
+/* The function of @m at file offset @off */
+static const char *ct_umod_symbol(struct ct_umod *m, uint64_t off)
 {
 	GElf_Off symoff;
 	GElf_Sym sym;
@@ -492,8 +551,8 @@ static const char *ct_umod_symbol(struct ct_umod *m, uint64_t off, bool back)
 		if (off < m->seg[i].off || off - m->seg[i].off >= m->seg[i].filesz)
 			continue;
 		addr = off - m->seg[i].off + m->seg[i].vaddr + m->bias;
-		name = dwfl_module_addrinfo(m->mod, back ? addr - 1 : addr,
-					    &symoff, &sym, NULL, NULL, NULL);
+		name = dwfl_module_addrinfo(m->mod, addr, &symoff, &sym, NULL,
+					    NULL, NULL);
 		/* a symbol without a size could be anything's: no name */
 		if (!name || !sym.st_size ||
 		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
@@ -504,23 +563,22 @@ static const char *ct_umod_symbol(struct ct_umod *m, uint64_t off, bool back)
 	return NULL;
 }
 
-const char *ct_usyms_name(struct ct_usyms *u, uint32_t tgid,
-			  const struct ct_uframe *f, bool inner)
+const char *ct_usyms_name(struct ct_usyms *u, const struct ct_uframe *f,
+			  bool inner)
 {
+	uint64_t off = ct_uframe_lookup(f, inner);
 	struct ct_uname *n;
 	struct ct_umod *m;
 	const char *name;
 
-	(void)tgid;
 	if (f->status != CT_UFRAME_VALID)
 		return NULL;
-	n = ct_uname(u, f->build_id, f->offset, false);
+	n = ct_uname(u, f->build_id, off, false);
 	if (n)
 		return n->name;
 	m = ct_umod(u, f->build_id, true);
-	name = m && ct_umod_open(u, m) ? ct_umod_symbol(m, f->offset, !inner) :
-	       NULL;
-	n = ct_uname(u, f->build_id, f->offset, true);
+	name = m && ct_umod_open(u, m) ? ct_umod_symbol(m, off) : NULL;
+	n = ct_uname(u, f->build_id, off, true);
 	if (n && name) {
 		n->name = strdup(name);
 		u->st.names++;
@@ -533,16 +591,4 @@ const char *ct_usyms_name(struct ct_usyms *u, uint32_t tgid,
 void ct_usyms_stats(const struct ct_usyms *u, struct ct_usyms_stats *st)
 {
 	*st = u->st;
-}
-
-void ct_usyms_for_each_module(const struct ct_usyms *u,
-			      void (*fn)(void *ctx, const unsigned char *id,
-					 const char *path),
-			      void *ctx)
-{
-	int i;
-
-	for (i = 0; i < CT_USYMS_MODULES; i++)
-		if (u->mods[i].used && u->mods[i].path)
-			fn(ctx, u->mods[i].id, u->mods[i].path);
 }

@@ -6,8 +6,9 @@
  *  - a capture: the modules (build ID -> path) and the frame names it
  *    carries (coretrace_module, coretrace_usym), learnt as it is read;
  *  - live (record), the process itself: /proc/PID/maps says which file
- *    is mapped where (through /proc/PID/root, so a container's files are
- *    its own), and the file's ELF symbols name the frame;
+ *    is mapped where (opened in its root, so a container's files are its
+ *    own, by the file broker: broker.h), and the file's ELF symbols name
+ *    the frame;
  *  - the reading machine: the path the capture gives, when the file there
  *    has the same build ID, or a debug file found by build ID under
  *    /usr/lib/debug/.build-id and the --debug-dir given (elfutils'
@@ -33,6 +34,10 @@ struct ct_usyms;
 struct ct_usyms *ct_usyms_new(bool live);
 void ct_usyms_free(struct ct_usyms *u);
 
+/* Live: other processes' files opened by this broker (NULL: directly) */
+struct ct_broker;
+void ct_usyms_set_broker(struct ct_usyms *u, struct ct_broker *b);
+
 /* A directory to search for files by build ID (DIR/.build-id/xx/...) */
 int ct_usyms_add_debug_dir(struct ct_usyms *u, const char *dir);
 
@@ -40,7 +45,7 @@ int ct_usyms_add_debug_dir(struct ct_usyms *u, const char *dir);
 void ct_usyms_set_module(struct ct_usyms *u, const unsigned char *build_id,
 			 const char *path);
 void ct_usyms_set_name(struct ct_usyms *u, const unsigned char *build_id,
-		       uint64_t offset, const char *name);
+		       uint64_t lookup, const char *name);
 
 /*
  * Live: turn the frames of process @tgid that the kernel gave as
@@ -50,12 +55,23 @@ void ct_usyms_resolve_ips(struct ct_usyms *u, uint32_t tgid,
 			  struct ct_uframe *frames, unsigned int nr);
 
 /*
- * The name of user frame @f of process @tgid, innermost (@inner: the
- * address itself) or a return address (named by the call before it);
- * NULL when it has none. The string lives as long as @u.
+ * The file offset a frame is named by: the innermost frame's own (@inner:
+ * where the task was), a return address's less one (the call before it:
+ * a call at a function's very end returns past it)
  */
-const char *ct_usyms_name(struct ct_usyms *u, uint32_t tgid,
-			  const struct ct_uframe *f, bool inner);
+static inline uint64_t ct_uframe_lookup(const struct ct_uframe *f, bool inner)
+{
+	return inner || !f->offset ? f->offset : f->offset - 1;
+}
+
+/*
+ * The name of user frame @f, innermost (@inner) or a return address;
+ * NULL when it has none. Names are kept by build ID and the offset
+ * ct_uframe_lookup() gives (a capture's coretrace_usym events carry
+ * that). The string lives as long as @u.
+ */
+const char *ct_usyms_name(struct ct_usyms *u, const struct ct_uframe *f,
+			  bool inner);
 
 /* The path of the file with @build_id, or NULL when not known */
 const char *ct_usyms_module(struct ct_usyms *u, const unsigned char *build_id);
@@ -65,14 +81,5 @@ struct ct_usyms_stats {
 	uint64_t modules, names, maps_read, files_read, unnamed;
 };
 void ct_usyms_stats(const struct ct_usyms *u, struct ct_usyms_stats *st);
-
-/*
- * Every module known, and every name found, through @fn (for a capture's
- * names stream and its first sight of a frame)
- */
-void ct_usyms_for_each_module(const struct ct_usyms *u,
-			      void (*fn)(void *ctx, const unsigned char *id,
-					 const char *path),
-			      void *ctx);
 
 #endif /* CORETRACE_USYMS_H */
