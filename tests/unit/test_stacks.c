@@ -47,7 +47,7 @@ static void test_table(void)
 	struct ct_stacks t;
 	const struct ct_stack *s;
 	size_t len;
-	uint32_t id, failed;
+	uint32_t id, failed, found;
 
 	ct_stacks_init(&t);
 	CT_CHECK(ct_stacks_get(&t, 1) == NULL);
@@ -102,6 +102,12 @@ static void test_table(void)
 		failed += ct_stacks_put(&t, false, id, 0, 1, ips) != 0;
 	CT_CHECK_INT(failed, 0);
 	CT_CHECK(t.replaced > 0);
+	/* every stack held is found by its id; those replaced are not */
+	found = (ct_stacks_get(&t, 7) != NULL) + (ct_stacks_get(&t, 10) != NULL) +
+		(ct_stacks_get(&t, 11) != NULL);
+	for (id = 100; id < 100 + CT_STACKS_SLOTS + 64; id++)
+		found += ct_stacks_get(&t, id) != NULL;
+	CT_CHECK_INT(found, t.count);
 	s = ct_stacks_get(&t, 100 + CT_STACKS_SLOTS + 63);
 	CT_CHECK(s && ct_stack_ip(s, 0) == K_INNER);
 	ct_stacks_free(&t);
@@ -172,6 +178,7 @@ static void test_offcpu(void)
 	char out[4096];
 	struct ct_offcpu o;
 	struct ct_names n;
+	union ct_record r;
 	size_t i, len;
 	FILE *f;
 
@@ -204,8 +211,12 @@ static void test_offcpu(void)
 	fclose(f);
 	out[len < sizeof(out) ? len : sizeof(out) - 1] = '\0';
 	CT_CHECK(strstr(out, "\n     4.0  other;one:102          (no stack)\n     3.0  task:101               demo_inner\n") != NULL);
-	ct_offcpu_new_window(&o);
+	/* a new window counts a time under way from its start only */
+	ct_offcpu_new_window(&o, 21500000);
 	CT_CHECK_INT(o.total_ns, 0);
+	r = rec_switch(0, 103, 22 * ms);
+	ct_offcpu_feed(&o, &r);
+	CT_CHECK_INT(o.total_ns, ms / 2);
 	ct_offcpu_free(&o);
 
 	/* text: the frames on lines of their own; a stack not known says so */

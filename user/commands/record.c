@@ -47,6 +47,7 @@ struct ct_session {
 	unsigned long long corrupt;
 	/* record -g: the stacks the callchain records received carry */
 	unsigned long long stacks_received[2];
+	unsigned long long stacks_unknown;	/* ...whose frames are not here */
 	struct ct_trigger_ctl triggers;
 	unsigned long long trigger_records;
 	/*
@@ -108,6 +109,11 @@ static int ct_on_record(void *ctx, void *data, size_t len)
 		if (__builtin_expect(rec->hdr.type == CT_EV_CALLCHAIN, 0)) {
 			s->stacks_received[0] += rec->callchain.kstack != 0;
 			s->stacks_received[1] += rec->callchain.ustack != 0;
+			s->stacks_unknown +=
+				(rec->callchain.kstack &&
+				 !ct_stacks_get(&s->names.stacks, rec->callchain.kstack)) +
+				(rec->callchain.ustack &&
+				 !ct_stacks_get(&s->names.stacks, rec->callchain.ustack));
 			ct_trigger_callchain(&s->triggers, &rec->callchain);
 		}
 		return ct_output_feed(s->out, rec);
@@ -400,6 +406,12 @@ static void ct_print_stacks(struct coretrace_bpf *skel, struct ct_session *s)
 			fprintf(stderr, "coretrace: warning: BPF took %llu %s stacks but %llu arrived\n",
 				expected, kind[k], s->stacks_received[k]);
 	}
+	/* the frames of a stack a record names: here, or counted */
+	if (s->stacks_unknown || s->names.stacks.refused)
+		fprintf(stderr, "coretrace: warning: %llu stacks named by records had no frames here (%llu messages of frames refused, %llu stacks given up for newer ones)\n",
+			s->stacks_unknown,
+			(unsigned long long)s->names.stacks.refused,
+			(unsigned long long)s->names.stacks.replaced);
 	if (s->names.usyms && s->opts->session.verbose) {
 		ct_usyms_stats(s->names.usyms, &us);
 		fprintf(stderr, "coretrace: user frames: %llu files known, %llu frames named, %llu not, %llu maps and %llu files read\n",

@@ -68,7 +68,7 @@ static void ct_offcpu_count(struct ct_offcpu *o, struct ct_offcpu_task *t,
 					 CT_OFFCPU_PROBE);
 	struct ct_offcpu_sum *s;
 	const char *name;
-	uint64_t d = ts - t->out_at;
+	uint64_t d = ts - (t->out_at > o->window_ns ? t->out_at : o->window_ns);
 	uint32_t at;
 
 	t->out_at = 0;
@@ -112,7 +112,7 @@ void ct_offcpu_feed(struct ct_offcpu *o, const union ct_record *rec)
 			}
 		}
 		t = sw->next_pid ? ct_offcpu_task(o, sw->next_pid, false) : NULL;
-		if (t && t->out_at && ts >= t->out_at)
+		if (t && t->out_at && ts >= t->out_at && ts >= o->window_ns)
 			ct_offcpu_count(o, t, ts);
 		return;
 	}
@@ -302,11 +302,12 @@ nomem:
 	return -ENOMEM;
 }
 
-void ct_offcpu_new_window(struct ct_offcpu *o)
+void ct_offcpu_new_window(struct ct_offcpu *o, uint64_t now_ns)
 {
 	memset(o->sums, 0, CT_OFFCPU_SUMS * sizeof(*o->sums));
 	o->total_ns = 0;
 	o->unknown = 0;
+	o->window_ns = now_ns;
 }
 
 static int ct_sum_by_time(const void *pa, const void *pb)

@@ -40,6 +40,7 @@ struct ct_offcpu {
 	uint64_t dropped;	/* times off the CPU with no room to count */
 	uint64_t unknown;	/* times whose stack was not taken or is not known */
 	uint64_t total_ns;
+	uint64_t window_ns;	/* time before this is not counted (top) */
 	const struct ct_comm_cache *comms;
 };
 
@@ -65,8 +66,11 @@ int ct_offcpu_print(const struct ct_offcpu *o, FILE *f,
 		    const struct ct_print_ctx *pctx,
 		    enum ct_offcpu_format format);
 
-/* A new window: the sums back to zero (times under way go on) */
-void ct_offcpu_new_window(struct ct_offcpu *o);
+/*
+ * A new window from @now_ns: the sums back to zero; a time off the CPU
+ * under way counts from @now_ns on
+ */
+void ct_offcpu_new_window(struct ct_offcpu *o, uint64_t now_ns);
 
 /*
  * coretrace top -g: the @rows stacks with the most time off the CPU in a

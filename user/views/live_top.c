@@ -71,6 +71,7 @@ struct ct_live_top *ct_live_top_open(FILE *out, int in_fd,
 			free(t);
 			return NULL;
 		}
+		t->offcpu->window_ns = now_ns;
 	}
 	if (t->tty) {
 		ct_live_raw_keys(t);
@@ -169,7 +170,7 @@ bool ct_live_top_tick(struct ct_live_top *t, uint64_t now_ns)
 	}
 	ct_analysis_new_window(&t->an, now_ns);
 	if (t->offcpu)
-		ct_offcpu_new_window(t->offcpu);
+		ct_offcpu_new_window(t->offcpu, now_ns);
 	t->window_ns = now_ns;
 	while (t->next_ns <= now_ns)
 		t->next_ns += t->interval_ns;

@@ -86,20 +86,30 @@ static void ct_timehist_flush(struct ct_report_ctx *c, unsigned int cpu,
 {
 	struct ct_timehist_row *r = &c->rows[cpu];
 	char frames[2048], escaped[4 * sizeof(r->line) + 1];
+	static char stacks[2 * (CT_KSTACK_DEPTH + CT_USTACK_DEPTH) * 260 + 64];
 	struct ct_buf b;
 
 	if (!r->used)
 		return;
 	r->used = false;
-	b = (struct ct_buf){ r->line, sizeof(r->line), r->len };
-	if (cc && c->opts->out == CT_REPORT_JSON) {
-		b.pos--;	/* the closing brace */
+	if (c->opts->out == CT_REPORT_JSON) {
+		/* JSON escapes its strings itself: written as it is */
+		if (!cc) {
+			printf("%.*s\n", (int)r->len, r->line);
+			return;
+		}
+		b = (struct ct_buf){ stacks, sizeof(stacks), 0 };
 		ct_buf_printf(&b, ",\"stack\":");
 		ct_json_stack_frames(&b, &c->names.pctx, cc->kstack);
 		ct_buf_printf(&b, ",\"user_stack\":");
 		ct_json_stack_frames(&b, &c->names.pctx, cc->ustack);
-		ct_buf_printf(&b, "}");
-	} else if (cc) {
+		if (b.pos < sizeof(stacks))
+			printf("%.*s%s}\n", (int)r->len - 1, r->line, stacks);
+		else
+			printf("%.*s\n", (int)r->len, r->line);
+		return;
+	}
+	if (cc) {
 		/* the frames are escaped already; the row is, here */
 		ct_stack_line(&c->names.pctx, cc->kstack, cc->ustack,
 			      CT_TIMEHIST_FRAMES, frames, sizeof(frames));
@@ -107,8 +117,7 @@ static void ct_timehist_flush(struct ct_report_ctx *c, unsigned int cpu,
 		printf("%s%s%s\n", escaped, frames[0] ? "   " : "", frames);
 		return;
 	}
-	if (b.pos < sizeof(r->line))
-		ct_put_text_line(stdout, r->line, b.pos);
+	ct_put_text_line(stdout, r->line, r->len);
 }
 
 /* --timehist: each record first settles the row its CPU holds */
