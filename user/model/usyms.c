@@ -36,6 +36,7 @@
  * the same file), at most this many in a recording
  */
 #define CT_USYMS_SCANS		16
+#define CT_USYMS_SEARCHED	64	/* build IDs remembered as looked for */
 
 struct ct_umod {
 	unsigned char id[CT_BUILD_ID_SIZE];
@@ -86,6 +87,8 @@ struct ct_usyms {
 	unsigned int nbad;
 	struct ct_usyms_stats st;
 	struct ct_broker *broker;	/* opens other processes' files */
+	unsigned char searched[CT_USYMS_SEARCHED][CT_BUILD_ID_SIZE];
+	unsigned int nsearched;		/* build IDs a scan looked for */
 };
 
 void ct_usyms_set_broker(struct ct_usyms *u, struct ct_broker *b)
@@ -363,8 +366,13 @@ static bool ct_proc_may_read(struct ct_usyms *u, uint32_t tgid)
  * Read @tgid's maps: learn the module of each file mapped, and give the
  * frames given as addresses their file and offset
  */
-static bool ct_read_maps(struct ct_usyms *u, uint32_t tgid,
-			 struct ct_uframe *frames, unsigned int nr, bool charge)
+/* ct_read_maps()'s answers */
+#define CT_MAPS_READ		1
+#define CT_MAPS_SPARED		0	/* read often enough already */
+#define CT_MAPS_GONE		-1	/* the process is gone (or hidden) */
+
+static int ct_read_maps(struct ct_usyms *u, uint32_t tgid,
+			struct ct_uframe *frames, unsigned int nr, bool charge)
 {
 	unsigned long long start, end, off, ino;
 	unsigned int major, minor, i;
@@ -374,13 +382,13 @@ static bool ct_read_maps(struct ct_usyms *u, uint32_t tgid,
 	int fd;
 
 	if (!u->live || !tgid || (charge && !ct_proc_may_read(u, tgid)))
-		return false;
+		return CT_MAPS_SPARED;
 	fd = ct_broker_open(u->broker, tgid, NULL);
 	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
-		return false;
+		return CT_MAPS_GONE;
 	}
 	u->st.maps_read++;
 	while (fgets(line, sizeof(line), f)) {
@@ -401,7 +409,7 @@ static bool ct_read_maps(struct ct_usyms *u, uint32_t tgid,
 		}
 	}
 	fclose(f);
-	return true;
+	return CT_MAPS_READ;
 }
 
 /* Is the file of every frame with a build ID known? */
@@ -417,21 +425,49 @@ static bool ct_frames_known(struct ct_usyms *u, const struct ct_uframe *frames,
 	return true;
 }
 
+/* Was every build ID of @frames without a file looked for by a scan? */
+static bool ct_frames_searched(struct ct_usyms *u, const struct ct_uframe *frames,
+			       unsigned int nr)
+{
+	unsigned int i, j;
+	bool seen;
+
+	for (i = 0; i < nr; i++) {
+		if (frames[i].status != CT_UFRAME_VALID ||
+		    ct_umod(u, frames[i].build_id, false))
+			continue;
+		seen = false;
+		for (j = 0; j < CT_USYMS_SEARCHED && j < u->nsearched && !seen; j++)
+			seen = !memcmp(u->searched[j], frames[i].build_id,
+				       CT_BUILD_ID_SIZE);
+		if (!seen)
+			return false;
+	}
+	return true;
+}
+
 /*
  * A process gone before its maps were read: the files of its frames
- * looked for in every other process's maps, until all are known
+ * looked for in every other process's maps, until all are known; a build
+ * ID looked for once is not looked for again
  */
 static void ct_scan_processes(struct ct_usyms *u, const struct ct_uframe *frames,
 			      unsigned int nr)
 {
 	struct dirent *de;
 	unsigned long pid;
+	unsigned int i;
 	char *end;
 	DIR *proc;
 
-	if (u->scans >= CT_USYMS_SCANS)
+	if (u->scans >= CT_USYMS_SCANS || ct_frames_searched(u, frames, nr))
 		return;
 	u->scans++;
+	for (i = 0; i < nr; i++)
+		if (frames[i].status == CT_UFRAME_VALID &&
+		    !ct_umod(u, frames[i].build_id, false))
+			memcpy(u->searched[u->nsearched++ % CT_USYMS_SEARCHED],
+			       frames[i].build_id, CT_BUILD_ID_SIZE);
 	proc = opendir("/proc");
 	if (!proc)
 		return;
@@ -454,7 +490,8 @@ void ct_usyms_resolve_ips(struct ct_usyms *u, uint32_t tgid,
 		read = frames[i].status == CT_UFRAME_IP ||
 		       (frames[i].status == CT_UFRAME_VALID &&
 			!ct_umod(u, frames[i].build_id, false));
-	if (read && !ct_read_maps(u, tgid, frames, nr, true) && u->live &&
+	/* only for a process that is gone: one read often is spared */
+	if (read && ct_read_maps(u, tgid, frames, nr, true) == CT_MAPS_GONE &&
 	    !ct_frames_known(u, frames, nr))
 		ct_scan_processes(u, frames, nr);
 }
