@@ -26,7 +26,7 @@ PACKAGES="
 	libseccomp-dev libcap-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio xz-utils zstd babeltrace2
-	chromium imagemagick fonts-dejavu-core python3 nodejs npm
+	chromium imagemagick fonts-dejavu-core python3
 	bc bison flex libssl-dev
 "
 [ "$bench" -eq 1 ] && PACKAGES="$PACKAGES linux-perf trace-cmd bpftrace time"
@@ -39,6 +39,10 @@ for pkg in $PACKAGES; do
 		missing="$missing $pkg"
 	fi
 done
+# npm, for speedscope (tests/host/speedscope-check.sh): Debian's, unless
+# the machine has an npm already (a Node.js of its own bundles one, and
+# conflicts with Debian's npm package)
+command -v npm > /dev/null || missing="$missing nodejs npm"
 
 if [ "$check" -eq 1 ]; then
 	[ -z "$missing" ] && exit 0
