@@ -301,7 +301,7 @@ prometheus-test: $(PROM_INITRAMFS)
 rig-test: $(INITRAMFS)
 	tests/vm/rig-selftest.sh "$(STOCK_KERNEL)" $(INITRAMFS) $(ACCEL) $(BUILD)/vm/rig
 
-test: deps-check
+test: deps-test-check
 	$(MAKE) unit
 	$(MAKE) checkpatch
 	$(MAKE) rig-test
@@ -363,16 +363,19 @@ bench-ring: $(INITRAMFS)
 	cat $(BUILD)/vm/bench-ring/artifacts/ring-bench.txt
 
 deps:
-	tests/deps.sh
+	tests/deps.sh --test
 
 # make bench also needs Debian's perf, trace-cmd and bpftrace
 bench-deps:
 	@tests/deps.sh --check --bench 2>/dev/null || tests/deps.sh --bench
 
 # install what is missing when we may; otherwise say what is missing
-.PHONY: deps-check
+.PHONY: deps-check deps-test-check
 deps-check:
 	@tests/deps.sh --check 2>/dev/null || tests/deps.sh
+# make test also needs npm (speedscope), which make demo does not
+deps-test-check:
+	@tests/deps.sh --check --test 2>/dev/null || tests/deps.sh --test
 
 # the manual pages, made by coretrace from the tables --help is made from:
 # coretrace(1) and one per command coretrace --help lists

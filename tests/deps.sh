@@ -4,15 +4,18 @@
 #
 #   tests/deps.sh           install what is missing (needs root)
 #   tests/deps.sh --check   exit 0 when everything is installed, 1 otherwise
+#   --test                  also what make test alone needs (npm, for
+#                           speedscope: tests/host/speedscope-check.sh)
 #   --bench                 also the tracers make bench compares coretrace
 #                           with (Debian's own builds, run unchanged)
 #   --pkg                   also what builds and checks the Debian package
 set -eu
 
-check=0 bench=0 pkg=0
+check=0 bench=0 pkg=0 test=0
 for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
+	--test) test=1 ;;
 	--bench) bench=1 ;;
 	--pkg) pkg=1 ;;
 	*) echo "deps: unknown argument '$arg'" >&2; exit 2 ;;
@@ -42,7 +45,7 @@ done
 # npm, for speedscope (tests/host/speedscope-check.sh): Debian's, unless
 # the machine has an npm already (a Node.js of its own bundles one, and
 # conflicts with Debian's npm package)
-command -v npm > /dev/null || missing="$missing nodejs npm"
+[ "$test" -eq 1 ] && ! command -v npm > /dev/null && missing="$missing nodejs npm"
 
 if [ "$check" -eq 1 ]; then
 	[ -z "$missing" ] && exit 0

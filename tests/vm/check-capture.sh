@@ -38,7 +38,7 @@ awk -v bt="$art/babeltrace.txt" '
 				(want[e] == got[e] + 0 ? "ok" : "FAIL")
 			if (want[e] != got[e] + 0) bad++
 		}
-		for (e in got) if (!(e in want) && e != "coretrace_ksym") { printf "check-capture: FAIL: unexpected event %s\n", e; bad++ }
+		for (e in got) if (!(e in want) && e !~ /^coretrace_(ksym|kstack|ustack|module|usym)$/) { printf "check-capture: FAIL: unexpected event %s\n", e; bad++ }
 		exit bad > 0
 	}' "$counts" || failed=1
 
@@ -47,7 +47,7 @@ if [ -x ./coretrace ]; then
 	./coretrace report "$dir" > "$art/report.txt" 2> "$art/report.err"
 	rc=$?
 	read_n=$(sed -n 's/^coretrace report: \([0-9]*\) records read from .*/\1/p' "$art/report.err")
-	bt_n=$(grep -vc ' coretrace_ksym: ' "$art/babeltrace.txt")
+	bt_n=$(grep -Evc ' coretrace_(ksym|kstack|ustack|module|usym): ' "$art/babeltrace.txt")
 	echo "check-capture: coretrace report read ${read_n:-?} records (exit $rc), babeltrace2 $bt_n"
 	if [ "$rc" -ne 0 ] || [ "${read_n:-x}" != "$bt_n" ]; then
 		echo "check-capture: FAIL: coretrace report: $(cat "$art/report.err")"

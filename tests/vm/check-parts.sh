@@ -23,7 +23,7 @@ bt_count() {
 		echo FAIL
 		return
 	fi
-	grep -vc ' coretrace_ksym: ' "$art/parts.bt.txt"
+	grep -Evc ' coretrace_(ksym|kstack|ustack|module|usym): ' "$art/parts.bt.txt"
 }
 
 # ct_count DIR: records coretrace report reads from DIR, or FAIL
