@@ -85,8 +85,10 @@ static void ct_offcpu_count(struct ct_offcpu *o, struct ct_offcpu_task *t,
 		s->ns += d;
 		s->count++;
 		name = o->comms ? ct_comm_cache_get(o->comms, t->tid) : NULL;
-		if (name)
-			strncpy(s->comm, name, CT_COMM_LEN);
+		if (name) {
+			memset(s->comm, 0, sizeof(s->comm));
+			memcpy(s->comm, name, strnlen(name, sizeof(s->comm)));
+		}
 		o->total_ns += d;
 		return;
 	}
