@@ -509,6 +509,11 @@ void ct_json_stack_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
 	char name[256];
 	unsigned int i;
 
+	/* a stack the records name but whose frames are not here */
+	if (id && !s) {
+		ct_buf_printf(b, "null");
+		return;
+	}
 	ct_buf_putc(b, '[');
 	for (i = 0; s && i < s->nr; i++) {
 		if (i)
@@ -643,29 +648,6 @@ static void ct_json_name(struct ct_buf *b, const char *key, const char *value,
 	ct_buf_json_str(b, value, max);
 }
 
-/* "key":["frame",...], a stack's frames, innermost first; null: not known */
-static void ct_json_frames(struct ct_buf *b, const char *key,
-			   const struct ct_print_ctx *pctx, uint32_t id)
-{
-	const struct ct_stack *s;
-	char name[256];
-	unsigned int i;
-
-	s = id && pctx->stacks ? ct_stacks_get(pctx->stacks, id) : NULL;
-	if (!s) {
-		ct_buf_printf(b, ",\"%s\":%s", key, id ? "null" : "[]");
-		return;
-	}
-	ct_buf_printf(b, ",\"%s\":[", key);
-	for (i = 0; i < s->nr; i++) {
-		if (i)
-			ct_buf_putc(b, ',');
-		ct_buf_json_str(b, ct_frame_name(pctx, s, i, name, sizeof(name)),
-				sizeof(name));
-	}
-	ct_buf_putc(b, ']');
-}
-
 static void ct_json_field(struct ct_buf *b, const union ct_record *rec,
 			  const struct ct_field *f,
 			  const struct ct_print_ctx *pctx)
@@ -720,8 +702,10 @@ static void ct_json_field(struct ct_buf *b, const union ct_record *rec,
 	case CT_FK_STACK:
 		ct_buf_printf(b, ",\"%s\":%llu", f->json_name,
 			      (unsigned long long)v);
-		if (f->companion)
-			ct_json_frames(b, f->companion, pctx, (uint32_t)v);
+		if (f->companion) {
+			ct_buf_printf(b, ",\"%s\":", f->companion);
+			ct_json_stack_frames(b, pctx, (uint32_t)v);
+		}
 		return;
 	case CT_FK_EVENT:
 		ct_buf_printf(b, ",\"%s\":\"%s\"", f->json_name,

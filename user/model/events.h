@@ -137,7 +137,10 @@ const char *ct_stack_line(const struct ct_print_ctx *pctx, uint32_t kstack,
 			  uint32_t ustack, unsigned int max, char *buf,
 			  size_t len);
 
-/* A stack's frames as a JSON array of names ("[]" for none), into @b */
+/*
+ * A stack's frames as a JSON array of names into @b: "[]" for id 0,
+ * null for a stack whose frames are not known
+ */
 struct ct_buf;
 void ct_json_stack_frames(struct ct_buf *b, const struct ct_print_ctx *pctx,
 			  uint32_t id);

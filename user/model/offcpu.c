@@ -211,24 +211,17 @@ static int ct_row_by_time(const void *pa, const void *pb)
 	return strcmp(a->folded, b->folded);
 }
 
+/* ,"key":[frames] of stack @id (ct_json_stack_frames) to @f */
 static void ct_json_stack(FILE *f, const char *key,
 			  const struct ct_print_ctx *pctx, uint32_t id)
 {
-	const struct ct_stack *s = id && pctx->stacks ?
-				   ct_stacks_get(pctx->stacks, id) : NULL;
-	char line[CT_FOLDED_MAX], name[256];
+	char line[CT_FOLDED_MAX];
 	struct ct_buf b = { line, sizeof(line), 0 };
-	unsigned int i;
 
 	line[0] = '\0';
-	for (i = 0; s && i < s->nr; i++) {
-		if (i)
-			ct_buf_printf(&b, ",");
-		ct_buf_json_str(&b, ct_frame_name(pctx, s, i, name, sizeof(name)),
-				sizeof(name));
-	}
-	fprintf(f, ",\"%s\":%s%s%s", key, s || !id ? "[" : "null",
-		s ? line : "", s || !id ? "]" : "");
+	ct_buf_printf(&b, ",\"%s\":", key);
+	ct_json_stack_frames(&b, pctx, id);
+	fputs(line, f);
 }
 
 int ct_offcpu_print(const struct ct_offcpu *o, FILE *f,
